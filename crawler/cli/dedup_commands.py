@@ -1,0 +1,74 @@
+"""`newscorpus eval dedup`: near-duplicate detection against the baselines on the labelled dedup data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from crawler.cli.groups import get_or_add_group
+
+BASELINE_NAMES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
+        "dedup", help="pair P/R/F1, CE/EE, ARI and docs/s of near-duplicate detection beside the baselines"
+    )
+    evaluate.add_argument("data_dir", metavar="DATA_DIR", help="folder with docs.jsonl, pairs.jsonl, clusters.jsonl")
+    evaluate.add_argument(
+        "--compare",
+        default=",".join(BASELINE_NAMES),
+        help=f"comma-separated baselines, or 'none' (default: {','.join(BASELINE_NAMES)})",
+    )
+    evaluate.add_argument("--floors", help="JSON file {lang: {f1_min, ce_max}}; exit 1 when one is missed")
+    evaluate.add_argument("--jsonl", help="our per-pair decisions and measures to this JSONL file")
+    evaluate.add_argument(
+        "--tune", action="store_true", help="fit w, m, the overlap measure, tau and body_tau; report 2-fold CV"
+    )
+    evaluate.set_defaults(func=run_eval_dedup)
+
+
+def _baselines(text: str) -> list[str]:
+    from crawler.cli.main import CommandError
+
+    names = [n.strip() for n in text.split(",") if n.strip() and n.strip() != "none"]
+    unknown = sorted(set(names) - set(BASELINE_NAMES))
+    if unknown:
+        raise CommandError(f"unknown baseline(s) {', '.join(unknown)}; choose from {', '.join(BASELINE_NAMES)}")
+    return names
+
+
+def _floors(path: str | None) -> dict:
+    from crawler.cli.main import CommandError
+
+    if path is None:
+        return {}
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise CommandError(f"cannot read floors file {path}: {error}") from error
+
+
+def run_eval_dedup(args: argparse.Namespace) -> int:
+    from crawler.cli.main import CommandError
+    from pipelines.core.near_duplicate import DedupConfig
+    from pipelines.evaluation.dedup_eval import load_dedup_data
+    from pipelines.evaluation.dedup_runner import check_floors, run_dedup_eval, write_decisions
+
+    data_dir = Path(args.data_dir)
+    if not data_dir.is_dir():
+        raise CommandError(f"no such directory: {data_dir}")
+    compare, floors = _baselines(args.compare), _floors(args.floors)
+    try:
+        data = load_dedup_data(data_dir)
+    except (OSError, ValueError, KeyError) as error:
+        raise CommandError(f"cannot read the dedup data in {data_dir}: {error}") from error
+    outcome = run_dedup_eval(data, DedupConfig(), compare, args.tune)
+    print(outcome.report())
+    if args.jsonl and outcome.stream_run is not None:
+        write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)
+    failures = check_floors(outcome.ours(), floors)
+    for failure in failures:
+        print(f"FLOOR MISSED: {failure}")
+    return 1 if failures else 0

@@ -1,0 +1,69 @@
+"""`newscorpus demo`: serve the bundled demo news site on 127.0.0.1, crawl it into the database, show it."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from crawler.cli.database_options import add_database_options, open_database
+from crawler.cli.main import CommandError
+from crawler.crawl_runner import crawl_site
+from crawler.demo.server import DemoSite
+from pipelines.db.connection import connect
+from pipelines.db.named_queries import query
+
+DEMO_PORT = 8765
+# The demo site is ours and local: no politeness delays needed.
+DEMO_CRAWL_SETTINGS = {
+    "AUTOTHROTTLE_ENABLED": False,
+    "DOWNLOAD_DELAY": 0,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+    "NEWSCORPUS_RETRY_BACKOFF_SECONDS": 0.2,
+    "LOG_LEVEL": "WARNING",
+}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("demo", help="crawl the bundled demo site (offline) and list what was stored")
+    parser.add_argument("--articles", type=int, default=30, help="how many articles the demo site has")
+    parser.add_argument("--port", type=int, default=DEMO_PORT,
+                        help=f"port to serve on (default {DEMO_PORT}: the same URLs on every run; 0 = any free port)")
+    parser.add_argument("--serve", action="store_true", help="only serve the site until Ctrl-C")
+    add_database_options(parser)
+    parser.set_defaults(func=run_demo)
+
+
+def run_demo(args) -> int:
+    try:
+        site = DemoSite(article_count=args.articles, port=args.port).start()
+    except OSError as error:
+        raise CommandError(f"cannot serve the demo site on port {args.port}: {error}; try --port 0") from None
+    try:
+        if args.serve:
+            print(f"demo site at {site.base_url}/ — crawl it with:\n"
+                  f"  scrapy crawl site -a url={site.base_url}/\nCtrl-C to stop")
+            while True:
+                time.sleep(3600)
+        dsn = open_database(args)
+        started = time.perf_counter()
+        stats = crawl_site(site.site_config(), {**DEMO_CRAWL_SETTINGS, "NEWSCORPUS_DB_DSN": dsn})
+        seconds = time.perf_counter() - started
+    finally:
+        site.stop()
+    responses = stats.get("response_received_count", 0)
+    print(f"crawled {site.base_url}: {responses} responses in {seconds:.1f}s "
+          f"({responses / seconds:.1f} pages/s); outcomes: "
+          + ", ".join(f"{k.rsplit('/', 1)[1]}={v}" for k, v in sorted(stats.items())
+                      if k.startswith("newscorpus/outcome/")))
+    print(f"articles new: {stats.get('newscorpus/storage/articles_new', 0)}, "
+          f"unchanged: {stats.get('newscorpus/storage/articles_unchanged', 0)}, "
+          f"updated: {stats.get('newscorpus/storage/articles_updated', 0)}")
+    with connect(dsn) as connection:
+        rows = connection.execute(query("list_articles"), {"site": "demo", "since": None, "limit": 10}).fetchall()
+    print("latest stored articles (newscorpus articles --site demo lists them all):")
+    for row in rows:
+        print(f"  {row[3]}")
+    if stats.get("finish_reason") != "finished":
+        print(f"crawl ended with {stats.get('finish_reason')}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,197 @@
+"""`newscorpus extract`, `newscorpus eval extraction` and `newscorpus train extraction`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from crawler.cli.groups import get_or_add_group
+
+HTML_SUFFIXES = (".html", ".htm")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from pipelines.core.extraction import METHODS
+
+    extract = subparsers.add_parser(
+        "extract", help="extract title/author/time/body of HTML files, one JSON line per file"
+    )
+    extract.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    extract.add_argument("--url", help="page url (single file)")
+    extract.add_argument(
+        "--manifest", action="append", default=[], help="manifest.json giving each stem's url (repeatable)"
+    )
+    extract.add_argument("--method", choices=METHODS, default="default")
+    extract.add_argument("--content-type", help="HTTP Content-Type header to decode with")
+    extract.add_argument("--output", "-o", help="write JSON lines here instead of stdout")
+    extract.set_defaults(func=run_extract)
+
+    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
+        "extraction", help="P/R/F1 of body extraction on labelled sets, optionally beside anchor tools"
+    )
+    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR")
+    evaluate.add_argument("--method", choices=METHODS, default="default")
+    evaluate.add_argument(
+        "--compare",
+        default="",
+        help="comma-separated anchors: trafilatura,trafilatura_precision,readability,gne,justext,resiliparse",
+    )
+    evaluate.add_argument("--jsonl", help="per-page results (all systems) to this JSONL file")
+    evaluate.add_argument("--floors", help="JSON file of per-language F1 floors; exit 1 when one is missed")
+    evaluate.add_argument(
+        "--by",
+        choices=["dataset", "site"],
+        action="append",
+        default=[],
+        help="also print our F1 per dataset or per site",
+    )
+    evaluate.set_defaults(func=run_eval)
+
+    train = get_or_add_group(subparsers, "train", "fit a stage's model on labelled data").add_parser(
+        "extraction", help="fit block supports, PSO weights/threshold and punctuation p; write model.json"
+    )
+    train.add_argument("--data", nargs="+", required=True, metavar="DIR")
+    train.add_argument("--seed", type=int, default=20240601)
+    train.add_argument("--output", help="model file (default: the one shipped in the package)")
+    train.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help="also report leave-one-dataset-out F1 (fit on the others, score the held-out)",
+    )
+    train.set_defaults(func=run_train)
+
+
+def _error(message: str):
+    from crawler.cli.main import CommandError
+
+    return CommandError(message)
+
+
+def _html_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.iterdir() if p.suffix.lower() in HTML_SUFFIXES))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise _error(f"no such file or directory: {raw}")
+    return files
+
+
+def _manifest_urls(manifests: list[str]) -> dict[str, str]:
+    urls: dict[str, str] = {}
+    for raw in manifests:
+        try:
+            manifest = json.loads(Path(raw).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise _error(f"cannot read manifest {raw}: {error}") from error
+        for item in manifest.get("items", []) if isinstance(manifest, dict) else []:
+            if isinstance(item, dict) and item.get("stem") and item.get("url"):
+                urls[item["stem"]] = item["url"]
+    return urls
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from pipelines.core.extraction import extract
+
+    files = _html_files(args.paths)
+    if args.url and len(files) != 1:
+        raise _error("--url needs exactly one file; use --manifest for many")
+    urls = _manifest_urls(args.manifest)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        for path in files:
+            url = args.url or urls.get(path.stem)
+            result = extract(path.read_bytes(), url, content_type=args.content_type, method=args.method)
+            record = {
+                "path": str(path),
+                "url": url,
+                "title": result.title,
+                "author": result.author,
+                "published_at": result.published_at,
+                "body": result.body,
+                "language": result.language,
+                "method": result.method,
+                "confidence": round(result.confidence, 4),
+                "reason": result.reason,
+                "encoding": result.encoding,
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from pipelines.evaluation import extraction_eval as ev
+    from pipelines.evaluation.anchors import ANCHORS, load_anchor
+
+    try:
+        items = ev.load_items(args.data_dirs)
+    except ev.DatasetError as error:
+        raise _error(str(error)) from error
+    anchors = [name.strip() for name in args.compare.split(",") if name.strip()]
+    unknown = [name for name in anchors if name not in ANCHORS]
+    if unknown:
+        raise _error(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
+    floors = None
+    if args.floors:
+        try:
+            floors = json.loads(Path(args.floors).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise _error(f"cannot read floors {args.floors}: {error}") from error
+    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), items)
+    ours = list(all_results)
+    rows = {"newscorpus": ev.summarise(ours)}
+    for name in anchors:
+        try:
+            system = load_anchor(name)
+        except ImportError as error:
+            raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+        results = ev.run_system(name, system, items)
+        all_results.extend(results)
+        rows[name] = ev.summarise(results)
+    print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")
+    print(ev.format_table(rows, ("zh", "en", "other", "all")))
+    for key in args.by:
+        print(f"\n# newscorpus F1 by {key}")
+        by = ev.summarise(ours, key=lambda r, k=key: getattr(r, k))
+        for group, summary in sorted(by.items()):
+            print(
+                f"{group:<40}{summary.pages:>5}  F1 {summary.f1:.3f}  P {summary.precision:.3f}  R {summary.recall:.3f}"
+            )
+    if args.jsonl:
+        ev.write_jsonl(all_results, args.jsonl)
+    if floors is not None:
+        failures = ev.check_floors(rows["newscorpus"], floors)
+        for failure in failures:
+            print(f"FLOOR MISSED {failure}", file=sys.stderr)
+        if failures:
+            return 1
+        print("floors: all met")
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from pipelines.core.extraction import training
+    from pipelines.evaluation import extraction_eval as ev
+
+    try:
+        items = ev.load_items(args.data)
+    except ev.DatasetError as error:
+        raise _error(str(error)) from error
+    model = training.fit_model(items, seed=args.seed, data_dirs=args.data)
+    path = Path(args.output) if args.output else training.DEFAULT_MODEL_PATH
+    training.save_model(model, path)
+    print(f"wrote {path}: train F1 blocks {model['fit']['blocks_f1']:.3f}, punctuation p={model['punctuation_p']:.3f}")
+    if args.cross_validate:
+        for line in ev.cross_validate(items, seed=args.seed):
+            print(line)
+    return 0

@@ -1,0 +1,37 @@
+"""The item that travels through the pipeline: one fetched page, then what extraction and cleaning made of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass
+class PageItem:
+    # Set by the spider.
+    url: str                              # the URL the spider asked for (first of a redirect chain)
+    final_url: str                        # the URL that answered
+    site: str
+    status: int | None
+    fetched_at: datetime
+    content_type: str | None
+    raw_body: bytes
+    url_kind: str                         # "article" | "listing" | "other": what the URL looked like
+    depth: int = 0
+    outcome: str | None = None            # set as soon as it is known: "listing", "not_html", "too_large", ...
+    outcome_detail: str | None = None
+    # Set by the extraction stage.
+    encoding: str | None = None
+    title: str | None = None
+    author: str | None = None
+    published_at: str | None = None       # ISO 8601 as found on the page
+    body: str = ""
+    language: str | None = None
+    extraction_method: str | None = None
+    confidence: float | None = None
+    # Free-form notes the later stages add (line-noise, near-duplicates).
+    annotations: dict = field(default_factory=dict)
+
+    @property
+    def article_url(self) -> str:
+        return self.final_url or self.url

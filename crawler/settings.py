@@ -1,0 +1,63 @@
+"""Scrapy settings of newscorpus, with every NEWSCORPUS_* default in one place (override with ``-s NAME=VALUE``)."""
+
+from __future__ import annotations
+
+import os
+
+BOT_NAME = "newscorpus"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+# --- Politeness -------------------------------------------------------------------------------------------
+USER_AGENT = os.environ.get("NEWSCORPUS_USER_AGENT", "newscorpus/0.1 (news corpus crawler; polite)")
+ROBOTSTXT_OBEY = True
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0   # Scrapy's recommended ceiling for being polite to one server
+CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_DELAY = 0.25
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024     # news pages are < 1 MB; 10 MB leaves room for inline-image pages
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+# Retries with exponential back-off (crawler.middlewares.BackoffRetryMiddleware replaces Scrapy's).
+RETRY_ENABLED = True
+RETRY_TIMES = 3
+DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "crawler.middlewares.BackoffRetryMiddleware": 550,
+}
+NEWSCORPUS_RETRY_BACKOFF_SECONDS = 1.0      # first wait; doubled per retry of the same request
+NEWSCORPUS_RETRY_BACKOFF_MAX_SECONDS = 60.0
+# Every answer is recorded in the pages table, 404 and a 500 that retries did not cure included.
+HTTPERROR_ALLOW_ALL = True
+
+# --- Scope ----------------------------------------------------------------------------------------------
+DEPTH_LIMIT = 0                             # Scrapy's own limit off: the site spider applies NEWSCORPUS_MAX_DEPTH
+NEWSCORPUS_MAX_DEPTH = 4                    # link hops from a start page, unless the site config says otherwise
+NEWSCORPUS_MAX_PAGES = 0                    # 0 = no limit, unless the site config sets max_pages
+NEWSCORPUS_SITES_DIRS: list[str] = []       # extra folders searched for NAME.toml before crawler/sites
+
+# --- Pipeline -------------------------------------------------------------------------------------------
+ITEM_PIPELINES = {
+    "pipelines.extraction.ExtractionPipeline": 100,
+    "pipelines.storage.StoragePipeline": 900,
+}
+EXTENSIONS = {
+    "crawler.database.CrawlDatabase": 0,
+}
+NEWSCORPUS_EXTRACTION_ENABLED = True
+NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page takes < 0.5 s
+NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
+
+# --- Database -------------------------------------------------------------------------------------------
+# A DSN (postgresql://user:pass@host/db); unset = an embedded Postgres in NEWSCORPUS_DB_DATA_DIR.
+NEWSCORPUS_DB_DSN = os.environ.get("NEWSCORPUS_DB_DSN") or None
+NEWSCORPUS_DB_DATA_DIR = os.environ.get("NEWSCORPUS_DB_DATA_DIR", ".newscorpus/pg")
+
+# --- Scrapy plumbing ------------------------------------------------------------------------------------
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+FEED_EXPORT_ENCODING = "utf-8"
+LOG_LEVEL = os.environ.get("NEWSCORPUS_LOG_LEVEL", "INFO")
+TELNETCONSOLE_ENABLED = False

@@ -1,0 +1,117 @@
+"""Per-site crawl configuration: read from ``crawler/sites/NAME.toml`` (or a path), or made for an ad-hoc URL."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit
+
+SITE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
+
+
+class SiteConfigError(ValueError):
+    """A site config that is missing or wrong; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    name: str
+    start_urls: tuple[str, ...] = ()
+    sitemap_urls: tuple[str, ...] = ()
+    feed_urls: tuple[str, ...] = ()
+    allowed_domains: tuple[str, ...] = ()
+    article_patterns: tuple[str, ...] = ()   # regexes (searched in the URL) that mark article pages
+    listing_patterns: tuple[str, ...] = ()   # regexes that mark listing pages (followed, not stored as articles)
+    skip_patterns: tuple[str, ...] = ()      # regexes of URLs never fetched
+    max_pages: int | None = None             # stop after this many responses (CLOSESPIDER_PAGECOUNT)
+    max_depth: int | None = None             # link depth from the start URLs (DEPTH_LIMIT)
+    follow_links: bool = True                # follow in-domain links of fetched pages
+    allow_private_addresses: bool = False    # allow hosts on loopback/private networks (test sites only)
+    source: str = "<built-in>"
+    compiled: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not SITE_NAME.match(self.name):
+            raise SiteConfigError(f"{self.source}: site name {self.name!r} must be 1-63 letters, digits, _ . -")
+        if not (self.start_urls or self.sitemap_urls or self.feed_urls):
+            raise SiteConfigError(f"{self.source}: give at least one of start_urls, sitemap_urls, feed_urls")
+        for url in (*self.start_urls, *self.sitemap_urls, *self.feed_urls):
+            if urlsplit(url).scheme not in ("http", "https"):
+                raise SiteConfigError(f"{self.source}: {url!r} is not an http(s) URL")
+        for name in ("article_patterns", "listing_patterns", "skip_patterns"):
+            try:
+                self.compiled[name] = tuple(re.compile(pattern) for pattern in getattr(self, name))
+            except re.error as error:
+                raise SiteConfigError(f"{self.source}: bad regex in {name}: {error}") from None
+        for name in ("max_pages", "max_depth"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 0):
+                raise SiteConfigError(f"{self.source}: {name} must be a whole number >= 0, not {value!r}")
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """Allowed domains, defaulting to the hosts of the configured URLs."""
+        if self.allowed_domains:
+            return self.allowed_domains
+        hosts = {urlsplit(url).hostname for url in (*self.start_urls, *self.sitemap_urls, *self.feed_urls)}
+        return tuple(sorted(host for host in hosts if host))
+
+    def patterns(self, name: str) -> tuple[re.Pattern, ...]:
+        return self.compiled[name]
+
+
+_LIST_FIELDS = {"start_urls", "sitemap_urls", "feed_urls", "allowed_domains", "article_patterns",
+                "listing_patterns", "skip_patterns"}
+_KNOWN_FIELDS = {f.name for f in fields(SiteConfig)} - {"source", "compiled"}
+
+
+def site_config_from_mapping(data: dict, source: str) -> SiteConfig:
+    unknown = set(data) - _KNOWN_FIELDS
+    if unknown:
+        raise SiteConfigError(f"{source}: unknown field(s) {sorted(unknown)}; known: {sorted(_KNOWN_FIELDS)}")
+    if "name" not in data:
+        raise SiteConfigError(f"{source}: missing field 'name'")
+    values = dict(data)
+    for name in _LIST_FIELDS & set(values):
+        value = values[name]
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise SiteConfigError(f"{source}: {name} must be a list of strings")
+        values[name] = tuple(value)
+    return SiteConfig(**values, source=source)
+
+
+def site_config_dirs(extra_dirs: list[str] | tuple[str, ...] = ()) -> list[Path]:
+    packaged = Path(str(resources.files("crawler").joinpath("sites")))
+    return [Path(d) for d in extra_dirs] + [packaged]
+
+
+def load_site_config(name_or_path: str, extra_dirs: list[str] | tuple[str, ...] = ()) -> SiteConfig:
+    """A site's config by name (looked up in ``extra_dirs`` then the packaged ``crawler/sites``) or by path."""
+    candidates: list[Path]
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        candidates = [Path(name_or_path)]
+    else:
+        candidates = [directory / f"{name_or_path}.toml" for directory in site_config_dirs(extra_dirs)]
+    for path in candidates:
+        if path.is_file():
+            try:
+                data = tomllib.loads(path.read_text("utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+                raise SiteConfigError(f"{path}: not valid TOML: {error}") from None
+            return site_config_from_mapping(data, str(path))
+    searched = ", ".join(str(path) for path in candidates)
+    raise SiteConfigError(f"no site config {name_or_path!r} (looked for {searched})")
+
+
+def adhoc_site_config(url: str) -> SiteConfig:
+    """A config for ``-a url=...``: start at the URL, stay on its host, classify URLs by their shape."""
+    host = urlsplit(url).hostname
+    if urlsplit(url).scheme not in ("http", "https") or not host:
+        raise SiteConfigError(f"-a url={url!r}: need an http(s) URL with a host")
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", host.removeprefix("www."))[:63]
+    return SiteConfig(name=name, start_urls=(url,), allowed_domains=(host,), source=f"ad-hoc {url}")

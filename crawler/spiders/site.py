@@ -1,0 +1,199 @@
+"""The `site` spider: finds a news site's articles through sitemaps, feeds and section pages."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from urllib.parse import urldefrag, urlsplit
+
+import scrapy
+from lxml import etree
+from scrapy.exceptions import DownloadCancelledError, IgnoreRequest
+from scrapy.http import Request, Response, TextResponse
+from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.gz import gunzip
+from scrapy.utils.sitemap import Sitemap
+
+from crawler.items import PageItem
+from crawler.site_config import SiteConfig, SiteConfigError, adhoc_site_config, load_site_config
+from crawler.url_classes import ARTICLE, LISTING, SKIP, classify_url
+
+logger = logging.getLogger(__name__)
+
+# Feeds are parsed without entity expansion or network access (billion laughs, external entities).
+FEED_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=False)
+FEED_LINKS = etree.XPath(
+    "//*[local-name()='item']/*[local-name()='link']/text()"
+    " | //*[local-name()='entry']/*[local-name()='link'][not(@rel) or @rel='alternate']/@href"
+)
+MAX_SITEMAP_BYTES = 50 * 1024 * 1024  # the sitemap protocol's own limit for an uncompressed file
+
+
+def is_html(response: Response) -> bool:
+    if not isinstance(response, TextResponse):
+        return False
+    content_type = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
+    if content_type:
+        return "html" in content_type
+    return response.body.lstrip()[:1] == b"<"
+
+
+class SiteSpider(scrapy.Spider):
+    name = "site"
+
+    def __init__(self, site: str | None = None, url: str | None = None,
+                 site_config: SiteConfig | None = None, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._config_arguments = (site, url, site_config)
+        self._requested: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.configure(crawler.settings)
+        return spider
+
+    def configure(self, settings) -> None:
+        site, url, config = self._config_arguments
+        if config is None:
+            if site and url:
+                raise SiteConfigError("give either -a site=NAME or -a url=URL, not both")
+            if site:
+                config = load_site_config(site, settings.getlist("NEWSCORPUS_SITES_DIRS"))
+            elif url:
+                config = adhoc_site_config(url)
+            else:
+                raise SiteConfigError("the site spider needs -a site=NAME (crawler/sites/NAME.toml) or -a url=URL")
+        self.site_config = config
+        self.allowed_domains = list(config.domains)
+        max_pages = config.max_pages if config.max_pages is not None else settings.getint("NEWSCORPUS_MAX_PAGES")
+        self.max_pages = max_pages or None
+        self.max_depth = config.max_depth if config.max_depth is not None else settings.getint("NEWSCORPUS_MAX_DEPTH")
+        self.link_extractor = LinkExtractor(deny=list(config.skip_patterns), unique=True)
+
+    # --- requests ------------------------------------------------------------------------------------------
+    def url_kind(self, url: str) -> str:
+        config = self.site_config
+        return classify_url(
+            url, config.patterns("article_patterns"), config.patterns("listing_patterns"),
+            config.patterns("skip_patterns"),
+        )
+
+    def in_scope(self, url: str) -> bool:
+        host = (urlsplit(url).hostname or "").lower()
+        return any(host == domain or host.endswith("." + domain) for domain in self.allowed_domains)
+
+    def page_request(self, url: str, *, priority: int = 0) -> Request | None:
+        url = urldefrag(url)[0]
+        if not self.in_scope(url):
+            return None
+        kind = self.url_kind(url)
+        if kind == SKIP or url in self._requested:
+            return None
+        if self.max_pages is not None and len(self._requested) >= self.max_pages:
+            self.crawler.stats.inc_value("newscorpus/spider/over_page_limit")
+            return None
+        self._requested.add(url)
+        return Request(
+            url, callback=self.parse_page, errback=self.on_error,
+            meta={"url_kind": kind}, priority=priority + (1 if kind == ARTICLE else 0),
+        )
+
+    async def start(self):
+        config = self.site_config
+        for url in config.sitemap_urls:
+            yield Request(url, callback=self.parse_sitemap, errback=self.on_error, priority=10)
+        for url in config.feed_urls:
+            yield Request(url, callback=self.parse_feed, errback=self.on_error, priority=10)
+        for url in config.start_urls:
+            request = self.page_request(url, priority=5)
+            if request is not None:
+                yield request
+
+    # --- responses -----------------------------------------------------------------------------------------
+    def parse_sitemap(self, response: Response):
+        yield self.page_item(response, "other", outcome="sitemap")
+        body = response.body
+        if body[:2] == b"\x1f\x8b":
+            try:
+                body = gunzip(body, max_size=MAX_SITEMAP_BYTES)
+            except Exception as error:  # truncated, bomb or not gzip: counted, the crawl goes on
+                self.crawler.stats.inc_value("newscorpus/spider/bad_sitemap")
+                logger.warning("cannot gunzip sitemap %s: %s", response.url, error)
+                return
+        try:
+            sitemap = Sitemap(body)
+        except Exception as error:
+            self.crawler.stats.inc_value("newscorpus/spider/bad_sitemap")
+            logger.warning("cannot parse sitemap %s: %s", response.url, error)
+            return
+        for entry in sitemap:
+            loc = (entry.get("loc") or "").strip()
+            if not loc:
+                continue
+            if sitemap.type == "sitemapindex":
+                yield Request(response.urljoin(loc), callback=self.parse_sitemap, errback=self.on_error,
+                              priority=10)
+            else:
+                request = self.page_request(response.urljoin(loc))
+                if request is not None:
+                    yield request
+
+    def parse_feed(self, response: Response):
+        yield self.page_item(response, "other", outcome="feed")
+        try:
+            root = etree.fromstring(response.body, parser=FEED_PARSER)
+        except etree.XMLSyntaxError:
+            root = None
+        if root is None:
+            self.crawler.stats.inc_value("newscorpus/spider/bad_feed")
+            logger.warning("cannot parse feed %s", response.url)
+            return
+        for link in FEED_LINKS(root):
+            request = self.page_request(response.urljoin(str(link).strip()))
+            if request is not None:
+                yield request
+
+    def page_item(self, response: Response, url_kind: str, outcome: str | None = None) -> PageItem:
+        redirects = response.meta.get("redirect_urls") or [response.url]
+        return PageItem(
+            url=redirects[0], final_url=response.url, site=self.site_config.name, status=response.status,
+            fetched_at=datetime.now(UTC),
+            content_type=response.headers.get(b"Content-Type", b"").decode("latin-1") or None,
+            raw_body=response.body, url_kind=url_kind, depth=response.meta.get("depth", 0), outcome=outcome,
+        )
+
+    def parse_page(self, response: Response):
+        url_kind = response.meta.get("url_kind", LISTING)
+        item = self.page_item(response, url_kind)
+        html = is_html(response)
+        if response.status >= 400:
+            item.outcome, item.outcome_detail = "http_error", f"HTTP {response.status}"
+        elif not html:
+            item.outcome = "not_html"
+        elif url_kind == LISTING:
+            item.outcome = "listing"
+        yield item
+        if html and response.status < 400 and self.site_config.follow_links:
+            if response.meta.get("depth", 0) >= self.max_depth:
+                return
+            for link in self.link_extractor.extract_links(response):
+                request = self.page_request(link.url)
+                if request is not None:
+                    yield request
+
+    def on_error(self, failure):
+        request = failure.request
+        if failure.check(IgnoreRequest):  # robots.txt, offsite, ...: nothing was fetched
+            self.crawler.stats.inc_value("newscorpus/spider/ignored")
+            return
+        if failure.check(DownloadCancelledError) and "max size" in str(failure.value):
+            outcome = "too_large"
+        else:
+            outcome = "fetch_error"
+        yield PageItem(
+            url=request.url, final_url=request.url, site=self.site_config.name, status=None,
+            fetched_at=datetime.now(UTC), content_type=None, raw_body=b"",
+            url_kind=request.meta.get("url_kind", "other"), depth=request.meta.get("depth", 0),
+            outcome=outcome, outcome_detail=f"{failure.type.__name__}: {failure.value}"[:500],
+        )

@@ -1,0 +1,183 @@
+"""DOM normalisation: parse decoded HTML with lxml, drop non-content nodes, cut the page into text blocks.
+
+Paper 000 (基于DOM树及行文本统计去噪的网页文本抽取) and paper 004 (基于权值优化的网页正文内容提取算法):
+remove script/style/... and comments, fix broken markup into a DOM tree, unwrap inline formatting,
+normalise &nbsp; and whitespace, then attach every text node to its nearest block tag.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+# Paper 000 §2.1 drop list plus select/button/svg/... (no article text). Not <form>: ASP.NET pages wrap
+# the whole page in one form (zh_web_content_69 has such pages).
+DROPPED_TAGS = (
+    "script", "style", "img", "iframe", "object", "meta", "applet", "link", "noscript",
+    "embed", "svg", "canvas", "video", "audio", "source", "picture", "template", "select", "option",
+    "button", "input", "textarea", "head", "map", "math",
+)  # fmt: skip
+# Tags that start a new block (paper 004 uses div/table/tr/td/p; the rest are their HTML5 / list /
+# heading equivalents so text in them is not glued to the previous paragraph).
+BLOCK_TAGS = frozenset(
+    "div table tr td th p article section main body html li ul ol dl dt dd h1 h2 h3 h4 h5 h6 "
+    "blockquote pre header footer nav aside figure figcaption center address tbody thead tfoot "
+    "caption details summary fieldset hr".split()
+)
+# HTML5 landmarks that hold site chrome rather than the article; a light prior in the default method.
+CHROME_TAGS = frozenset({"nav", "footer", "aside", "header"})
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+BOLD_TAGS = frozenset({"b", "strong"})
+
+# Chinese and English sentence punctuation (paper 000: 中英文句号、逗号、感叹号、中括号等).
+PUNCTUATION = frozenset("。，！？；：、“”‘’「」『』《》（）【】…—,.!?;:\"'()[]")
+_PUNCT_CLASS = "[" + re.escape("".join(sorted(PUNCTUATION))) + "]"
+PUNCT_RE = re.compile(_PUNCT_CLASS)
+_SPACES = re.compile(r"[ \t\r\f\v\u3000\u200b\ufeff]+")
+# Class/id words, as readability's positive/negative lists (arc90 readability.js, trimmed to names
+# that mean the same thing on every site). Inherited by descendants; the closest hint wins.
+NEGATIVE_HINT = re.compile(
+    r"comment|disqus|respond|reply|sidebar|side-bar|related|recommend|footer|foot|masthead|share|social|"
+    r"sponsor|advert|promo|popup|outbrain|taboola|breadcrumb|crumb|pagination|pager|newsletter|subscribe|"
+    r"widget|hot-?news|tags?-list|rank|nav|menu|cookie|signup|login",
+    re.IGNORECASE,
+)
+POSITIVE_HINT = re.compile(r"article|body|content|entry|main|post|story|text|detail|zhengwen", re.IGNORECASE)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+
+_PARSER = etree.HTMLParser(
+    recover=True,
+    remove_comments=True,
+    remove_pis=True,
+    no_network=True,
+    # huge_tree stays off: libxml2 then caps nesting at 256 levels and text nodes at 10 MB, so a
+    # pathological page (100k nested tags) parses in milliseconds instead of blowing the time cap.
+    huge_tree=False,
+)
+
+
+@dataclass
+class Block:
+    """The text directly owned by one block element (text of nested blocks excluded)."""
+
+    element: etree._Element
+    tag: str
+    parent: int  # index of the enclosing block, -1 for the root
+    depth: int
+    parts: list[str] = field(default_factory=list)
+    link_chars: int = 0
+    bold_count: int = 0
+    br_count: int = 0
+    nbsp_count: int = 0
+    in_chrome: bool = False
+    hint: int = 0  # +1 / -1 from class/id names (article/content vs comment/sidebar/...), inherited
+    end: int = 0  # index one past the last descendant block (blocks are in document order)
+    text: str = ""
+    chars: int = 0  # non-space characters
+    punctuation: int = 0
+
+
+def parse_html(text: str) -> etree._Element | None:
+    """Parse decoded HTML, recovering broken markup. None when nothing parseable remains."""
+    text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
+    if not text.strip():
+        return None
+    try:
+        root = etree.fromstring(text, _PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return None
+    return root
+
+
+def clean_tree(root: etree._Element) -> None:
+    """Drop non-content elements in place (comments are already dropped by the parser)."""
+    etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+
+
+def _normalise_line(line: str) -> str:
+    return _SPACES.sub(" ", line.replace("\xa0", " ")).strip()
+
+
+def _class_hint(element: etree._Element, inherited: int) -> int:
+    names = (element.get("class") or "") + " " + (element.get("id") or "")
+    if not names.strip():
+        return inherited
+    if NEGATIVE_HINT.search(names) and not POSITIVE_HINT.search(names):
+        return -1
+    if POSITIVE_HINT.search(names) and not NEGATIVE_HINT.search(names):
+        return 1
+    return inherited
+
+
+def build_blocks(root: etree._Element) -> list[Block]:
+    """Walk the tree once (iterative, so deep trees cannot overflow the stack) and collect blocks.
+
+    Inline tags (span, font, b, a, em, ...) are unwrapped: their text joins the enclosing block.
+    <br> becomes a line break inside the block.
+    """
+    blocks: list[Block] = [Block(root, "html", -1, 0)]
+    stack = [0]
+    hints = [0]
+    link_depth = 0
+    chrome_depth = 0
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        tag = tag.lower()
+        current = blocks[stack[-1]]
+        if event == "start":
+            if element is root:
+                if element.text:
+                    current.parts.append(element.text)
+                continue
+            if tag in BLOCK_TAGS:
+                if tag in CHROME_TAGS:
+                    chrome_depth += 1
+                block = Block(element, tag, stack[-1], len(stack), in_chrome=chrome_depth > 0)
+                block.hint = _class_hint(element, hints[-1])
+                blocks.append(block)
+                stack.append(len(blocks) - 1)
+                hints.append(block.hint)
+                current = block
+            elif tag == "a":
+                link_depth += 1
+            elif tag == "br":
+                current.br_count += 1
+                current.parts.append("\n")
+            elif tag in BOLD_TAGS:
+                current.bold_count += 1
+            if element.text:
+                current.parts.append(element.text)
+                if link_depth:
+                    current.link_chars += len(element.text.strip())
+        else:
+            if element is root:
+                continue
+            if tag in BLOCK_TAGS:
+                index = stack.pop()
+                hints.pop()
+                blocks[index].end = len(blocks)
+                if tag in CHROME_TAGS:
+                    chrome_depth -= 1
+                current = blocks[stack[-1]]
+            elif tag == "a":
+                link_depth -= 1
+            if element.tail:
+                current.parts.append(element.tail)
+                if link_depth:
+                    current.link_chars += len(element.tail.strip())
+    while stack:
+        blocks[stack.pop()].end = len(blocks)
+    for block in blocks:
+        raw = "".join(block.parts)
+        block.parts = []
+        block.nbsp_count = raw.count("\xa0")
+        lines = [_normalise_line(line) for line in raw.split("\n")]
+        block.text = "\n".join(line for line in lines if line)
+        block.chars = len(block.text) - block.text.count(" ") - block.text.count("\n")
+        block.punctuation = len(PUNCT_RE.findall(block.text)) if block.chars else 0
+        block.link_chars = min(block.link_chars, block.chars)
+    return blocks

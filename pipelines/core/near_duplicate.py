@@ -1,0 +1,162 @@
+"""Near-duplicate decision: one article's features against the candidates an index returns.
+
+Order of checks for each candidate (the first that holds names the method):
+1. "exact": same hash of the normalised body's word characters (format-only reprints);
+2. "simhash": 64-bit fingerprints within `simhash_distance` bits and the body check below passes at the
+   simhash floor (near-exact copies; the fingerprint only finds candidates, the body confirms);
+3. "keywords": keyword overlap ≥ tau (the research base's decision) *and* body containment ≥ body_tau.
+The body check exists because follow-up stories keep the title keywords and the lead of the story they
+follow: keywords alone cannot tell them from reprints. Keywords in turn reject pairs that only share a
+portal template or a few donor paragraphs, which a body check alone lets through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pipelines.core.keywords import extract_keywords, normalize_text
+from pipelines.core.shingle_sketch import ShingleSketch, estimate_containment, exact_body_hash, sketch_body
+from pipelines.core.simhash_fingerprint import fingerprint, hamming_distance, simhash_features
+
+Method = Literal["exact", "simhash", "keywords"]
+
+
+@dataclass(frozen=True)
+class DedupConfig:
+    """Defaults: paper values where it gives them, else fitted by `newscorpus eval dedup --tune` (see
+    docs/dedup_results.md, 2026-11, ../shared/data/dedup)."""
+
+    window: int = 10  # ±w tokens around a title keyword; paper: window search, no value given; eval grid
+    min_cooccurrence: int = 2  # m: windows a body word must appear in; eval grid {1, 2, 3}
+    max_keywords: int = 40  # cap on |title ∪ body keywords|; eval: F1 flat from 30 to 60
+    overlap: Literal["min", "jaccard"] = "min"  # |A∩B| / min(|A|,|B|) (paper: overlap ratio) or Jaccard
+    tau: float = 0.4  # keyword overlap threshold; fitted on the dev data (eval --tune)
+    body_tau: float = 0.4  # body 5-shingle containment threshold; fitted on the dev data (eval --tune)
+    simhash_distance: int = 3  # Hamming ≤ 3: the classic near-copy bound (Manku et al. 2007)
+    simhash_body_floor: float = 0.3  # body containment a simhash match still needs; eval: removes its FPs
+    min_simhash_tokens: int = 50  # bodies with fewer word tokens get no fingerprint (too short to hash)
+    candidate_limit: int = 30  # keyword candidates compared per article, most shared keywords first
+    min_shared_keywords: int = 2  # candidates sharing fewer keywords are not compared
+
+
+@dataclass(frozen=True)
+class DocumentFeatures:
+    lang: str
+    keywords: frozenset[str]
+    title_keywords: tuple[str, ...]
+    simhash: int | None  # unsigned 64-bit; None when the body is too short to fingerprint
+    sketch: ShingleSketch
+    body_hash: str
+    token_count: int  # word tokens of the body (Chinese: word characters), the completeness measure
+
+
+@dataclass(frozen=True)
+class PairMeasures:
+    """Everything the decision looks at for one pair, kept so thresholds can be refitted without a rerun."""
+
+    same_body_hash: bool
+    simhash_distance: int | None  # None when either body is too short to fingerprint
+    overlap_min: float
+    overlap_jaccard: float
+    body_containment: float
+
+
+@dataclass(frozen=True)
+class PairJudgement:
+    candidate_id: Hashable
+    is_duplicate: bool
+    method: Method | None
+    score: float  # the deciding measure: 1.0 exact, 1 - distance/64 simhash, keyword overlap
+    measures: PairMeasures
+
+
+@dataclass(frozen=True)
+class DedupDecision:
+    judgements: list[PairJudgement] = field(default_factory=list)
+
+    @property
+    def duplicates(self) -> list[PairJudgement]:
+        return [j for j in self.judgements if j.is_duplicate]
+
+    @property
+    def best(self) -> PairJudgement | None:
+        """The match the article is linked to: strongest method first, then the highest score."""
+        rank = {"exact": 0, "simhash": 1, "keywords": 2}
+        return min(self.duplicates, key=lambda j: (rank[j.method or "keywords"], -j.score), default=None)
+
+
+def build_features(title: str, body: str, lang: str, config: DedupConfig) -> DocumentFeatures:
+    normalized = normalize_text(body)
+    found = extract_keywords(title, normalized, lang, config.window, config.min_cooccurrence, config.max_keywords)
+    sketch = sketch_body(normalized, lang)
+    token_count = sketch.token_count
+    features = simhash_features(normalized, lang)
+    fingerprinted = token_count >= config.min_simhash_tokens and features
+    return DocumentFeatures(
+        lang=lang,
+        keywords=found.all,
+        title_keywords=found.title_keywords,
+        simhash=fingerprint(features) if fingerprinted else None,
+        sketch=sketch,
+        body_hash=exact_body_hash(normalized),
+        token_count=token_count,
+    )
+
+
+def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float:
+    if not a or not b:
+        return 0.0
+    shared = len(a & b)
+    return shared / min(len(a), len(b)) if measure == "min" else shared / len(a | b)
+
+
+def measure_pair(new: DocumentFeatures, old: DocumentFeatures) -> PairMeasures:
+    distance = None
+    if new.simhash is not None and old.simhash is not None:
+        distance = hamming_distance(new.simhash, old.simhash)
+    return PairMeasures(
+        same_body_hash=bool(new.token_count) and new.body_hash == old.body_hash,
+        simhash_distance=distance,
+        overlap_min=keyword_overlap(new.keywords, old.keywords, "min"),
+        overlap_jaccard=keyword_overlap(new.keywords, old.keywords, "jaccard"),
+        body_containment=estimate_containment(new.sketch, old.sketch),
+    )
+
+
+def judge(candidate_id: Hashable, m: PairMeasures, config: DedupConfig) -> PairJudgement:
+    overlap = m.overlap_min if config.overlap == "min" else m.overlap_jaccard
+    if m.same_body_hash:
+        return PairJudgement(candidate_id, True, "exact", 1.0, m)
+    distance = m.simhash_distance
+    if distance is not None and distance <= config.simhash_distance and m.body_containment >= config.simhash_body_floor:
+        return PairJudgement(candidate_id, True, "simhash", 1 - distance / 64, m)
+    if overlap >= config.tau and m.body_containment >= config.body_tau:
+        return PairJudgement(candidate_id, True, "keywords", overlap, m)
+    return PairJudgement(candidate_id, False, None, overlap, m)
+
+
+def judge_pair(
+    new: DocumentFeatures, candidate_id: Hashable, old: DocumentFeatures, config: DedupConfig
+) -> PairJudgement:
+    return judge(candidate_id, measure_pair(new, old), config)
+
+
+def decide(
+    new: DocumentFeatures, candidates: Sequence[tuple[Hashable, DocumentFeatures]], config: DedupConfig
+) -> DedupDecision:
+    return DedupDecision([judge_pair(new, cid, old, config) for cid, old in candidates if old.lang == new.lang])
+
+
+# A duplicate replaces its cluster's canonical article only when it has at least this much more body
+# (word tokens): more complete, not just re-wrapped. 15% exceeds the typical portal header + footer the
+# reprints of ../shared/data/dedup add (median ~6% of the body), so a wrapped copy does not take over.
+CANONICAL_GROWTH = 0.15
+
+
+def prefers_as_canonical(challenger: DocumentFeatures, canonical: DocumentFeatures) -> bool:
+    """Canonical rule: the first article of a story stays canonical unless a later duplicate is longer by
+    more than CANONICAL_GROWTH (a truncated or abridged copy seen first gives way to the full text).
+    Ties and small differences keep the earlier article, so the canonical does not flap between reprints."""
+    return challenger.token_count > canonical.token_count * (1 + CANONICAL_GROWTH)

@@ -1,0 +1,232 @@
+"""Evaluate body extraction on labelled sets (`<stem>.html` + gold `<stem>.txt` + `manifest.json`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pipelines.evaluation.extraction_scoring import bag_of_tokens, shingle_scores
+
+REPORTED_LANGUAGES = ("zh", "en")
+# (page bytes, url, manifest lang) -> extracted body text
+System = Callable[[bytes, "str | None", "str | None"], str]
+
+
+@dataclass(frozen=True)
+class PageItem:
+    dataset: str
+    stem: str
+    html_path: Path
+    gold_path: Path
+    url: str | None
+    lang: str
+
+    @property
+    def group(self) -> str:
+        return self.lang if self.lang in REPORTED_LANGUAGES else "other"
+
+    @property
+    def site(self) -> str:
+        """Host without "www." when the manifest has a url, else the dataset name."""
+        if self.url:
+            host = urlsplit(self.url).hostname or ""
+            return host.removeprefix("www.") or self.dataset
+        return self.dataset
+
+
+@dataclass
+class PageResult:
+    system: str
+    dataset: str
+    stem: str
+    site: str
+    url: str | None
+    lang: str
+    precision: float
+    recall: float
+    f1: float
+    shingle_precision: float
+    shingle_recall: float
+    shingle_f1: float
+    seconds: float
+    predicted_chars: int
+    gold_chars: int
+    error: str | None = None
+
+
+class DatasetError(ValueError):
+    """A data directory that is not a labelled set."""
+
+
+def load_items(directories: Iterable[str | Path]) -> list[PageItem]:
+    items: list[PageItem] = []
+    for directory in map(Path, directories):
+        manifest_path = directory / "manifest.json"
+        if not manifest_path.is_file():
+            raise DatasetError(f"{directory}: no manifest.json")
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise DatasetError(f"{manifest_path}: {error}") from error
+        name = manifest.get("name") or directory.name
+        for entry in manifest.get("items", []):
+            stem = entry["stem"]
+            html_path, gold_path = directory / f"{stem}.html", directory / f"{stem}.txt"
+            if html_path.is_file() and gold_path.is_file():
+                items.append(PageItem(name, stem, html_path, gold_path, entry.get("url"), entry.get("lang") or ""))
+    if not items:
+        raise DatasetError("no labelled pages found")
+    return items
+
+
+def run_system(name: str, system: System, items: list[PageItem]) -> list[PageResult]:
+    """Run one system over the pages; time only the extraction call, in this process."""
+    results = []
+    for item in items:
+        html = item.html_path.read_bytes()
+        gold = item.gold_path.read_text(encoding="utf-8", errors="replace")
+        error = None
+        start = time.perf_counter()
+        try:
+            predicted = system(html, item.url, item.lang) or ""
+        except Exception as exc:  # noqa: BLE001 - an anchor failing on a page scores 0 there
+            predicted, error = "", f"{type(exc).__name__}: {exc}"[:200]
+        seconds = time.perf_counter() - start
+        bag, shingle = bag_of_tokens(predicted, gold), shingle_scores(predicted, gold)
+        results.append(
+            PageResult(
+                name,
+                item.dataset,
+                item.stem,
+                item.site,
+                item.url,
+                item.group,
+                bag.precision,
+                bag.recall,
+                bag.f1,
+                shingle.precision,
+                shingle.recall,
+                shingle.f1,
+                seconds,
+                len(predicted),
+                len(gold),
+                error,
+            )
+        )
+    return results
+
+
+@dataclass(frozen=True)
+class Summary:
+    pages: int
+    precision: float
+    recall: float
+    f1: float
+    shingle_f1: float
+    pages_per_second: float
+
+
+def summarise(results: list[PageResult], key: Callable[[PageResult], str] = lambda r: r.lang) -> dict[str, Summary]:
+    """Macro means per group (default: per language group), plus "all"."""
+    groups: dict[str, list[PageResult]] = defaultdict(list)
+    for result in results:
+        groups[key(result)].append(result)
+        groups["all"].append(result)
+    summary = {}
+    for group, rows in groups.items():
+        n = len(rows)
+        seconds = sum(r.seconds for r in rows)
+        summary[group] = Summary(
+            n,
+            sum(r.precision for r in rows) / n,
+            sum(r.recall for r in rows) / n,
+            sum(r.f1 for r in rows) / n,
+            sum(r.shingle_f1 for r in rows) / n,
+            n / seconds if seconds > 0 else float("inf"),
+        )
+    return summary
+
+
+def write_jsonl(results: list[PageResult], path: str | Path) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for result in results:
+            handle.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+
+
+def check_floors(summary: dict[str, Summary], floors: dict) -> list[str]:
+    """Messages for every per-language F1 below its pinned floor (empty list when all pass)."""
+    failures = []
+    for lang, floor in floors.get("f1", {}).items():
+        got = summary.get(lang)
+        if got is None:
+            failures.append(f"{lang}: no pages evaluated (floor {floor:.3f})")
+        elif got.f1 < floor:
+            failures.append(f"{lang}: F1 {got.f1:.3f} below floor {floor:.3f}")
+    return failures
+
+
+def newscorpus_system(method: str = "default", model=None) -> System:
+    from pipelines.core.extraction import extract
+
+    def run(html: bytes, url: str | None, lang: str | None) -> str:
+        return extract(html, url, method=method, model=model).body
+
+    return run
+
+
+def cross_validate(items: list[PageItem], seed: int, methods: Iterable[str] = ("blocks", "punctuation", "default")):
+    """Leave-one-dataset-out: fit the block model and p on the other datasets, score the held-out one.
+
+    Yields printable lines; the last ones are the pooled held-out F1 per method and language.
+    """
+    from pipelines.core.extraction import training
+
+    pooled: dict[str, list[PageResult]] = defaultdict(list)
+    datasets = sorted({item.dataset for item in items})
+    for held_out in datasets:
+        train = [item for item in items if item.dataset != held_out]
+        test = [item for item in items if item.dataset == held_out]
+        model = training.model_from_dict(training.fit_model(train, seed=seed))
+        for method in methods:
+            results = run_system(f"newscorpus-{method}", newscorpus_system(method, model), test)
+            pooled[method].extend(results)
+            summary = summarise(results)
+            yield f"held out {held_out:<20} {method:<12} " + "  ".join(
+                f"{lang} F1 {summary[lang].f1:.3f} (n={summary[lang].pages})"
+                for lang in ("zh", "en")
+                if lang in summary
+            )
+    for method, results in pooled.items():
+        summary = summarise(results)
+        yield f"pooled held-out {method:<12} " + "  ".join(
+            f"{lang} F1 {summary[lang].f1:.3f} (n={summary[lang].pages})"
+            for lang in ("zh", "en", "all")
+            if lang in summary
+        )
+
+
+def format_table(rows: dict[str, dict[str, Summary]], languages: Iterable[str]) -> str:
+    """One line per system and language: P, R, F1, shingle F1, pages/s, and F1/speed ratios to ours."""
+    ours = rows.get("newscorpus", {})
+    lines = [
+        f"{'system':<24}{'lang':<7}{'pages':>6}{'P':>7}{'R':>7}{'F1':>7}{'sh-F1':>7}"
+        f"{'pages/s':>9}{'F1 ours/x':>11}{'speed ours/x':>14}"
+    ]
+    for lang in languages:
+        for name, summary in rows.items():
+            s = summary.get(lang)
+            if s is None:
+                continue
+            mine = ours.get(lang)
+            f1_ratio = f"{mine.f1 / s.f1:.3f}" if mine and s.f1 else "-"
+            speed_ratio = f"{mine.pages_per_second / s.pages_per_second:.2f}" if mine and s.pages_per_second else "-"
+            lines.append(
+                f"{name:<24}{lang:<7}{s.pages:>6}{s.precision:>7.3f}{s.recall:>7.3f}{s.f1:>7.3f}"
+                f"{s.shingle_f1:>7.3f}{s.pages_per_second:>9.1f}{f1_ratio:>11}{speed_ratio:>14}"
+            )
+    return "\n".join(lines)
