@@ -7,6 +7,7 @@ import os
 BOT_NAME = "newscorpus"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
+COMMANDS_MODULE = "crawler.commands"        # `scrapy crawl` checks the site config and database up front
 
 # --- Politeness -------------------------------------------------------------------------------------------
 USER_AGENT = os.environ.get("NEWSCORPUS_USER_AGENT", "newscorpus/0.1 (news corpus crawler; polite)")

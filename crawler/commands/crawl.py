@@ -1,0 +1,40 @@
+"""`scrapy crawl`, checking the site config and the database before the reactor starts, so that a missing
+config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback."""
+
+from __future__ import annotations
+
+import sys
+
+from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+
+from crawler.site_config import SiteConfigError, adhoc_site_config, load_site_config
+from pipelines.db.connection import DatabaseError, connect
+
+
+class Command(ScrapyCrawlCommand):
+    def run(self, args, opts) -> None:
+        if args and args[0] == "site":
+            try:
+                self.check_site_arguments(opts.spargs)
+                self.check_database()
+            except (SiteConfigError, DatabaseError) as error:
+                print(f"scrapy crawl site: error: {error}", file=sys.stderr)
+                self.exitcode = 2
+                return
+        super().run(args, opts)
+
+    def check_site_arguments(self, spider_arguments: dict) -> None:
+        site, url = spider_arguments.get("site"), spider_arguments.get("url")
+        if site and url:
+            raise SiteConfigError("give either -a site=NAME or -a url=URL, not both")
+        if site:
+            load_site_config(site, self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
+        elif url:
+            adhoc_site_config(url)
+        else:
+            raise SiteConfigError("the site spider needs -a site=NAME (crawler/sites/NAME.toml) or -a url=URL")
+
+    def check_database(self) -> None:
+        dsn = self.settings.get("NEWSCORPUS_DB_DSN")
+        if dsn:  # the embedded server is started (and checked) when the crawl opens
+            connect(dsn).close()
