@@ -31,9 +31,9 @@ SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQU
             "NEWSCORPUS_RETRY_BACKOFF_SECONDS": "0.1", "LOG_LEVEL": "INFO"}
 
 
-def crawl_once(site: DemoSite, dsn: str, config_path: Path) -> tuple[int, float]:
+def crawl_once(site: DemoSite, dsn: str, config_path: Path, overrides: dict) -> tuple[int, float]:
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config_path}"]
-    for name, value in SETTINGS.items():
+    for name, value in {**SETTINGS, **overrides}.items():
         command += ["-s", f"{name}={value}"]
     env = {**os.environ, "NEWSCORPUS_DB_DSN": dsn}
     started = time.perf_counter()
@@ -50,7 +50,10 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dsn", help="server to store into (a throwaway schema is made); default: embedded")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="extra Scrapy setting, e.g. --set NEWSCORPUS_EXTRACTION_WORKERS=2")
     args = parser.parse_args()
+    overrides = dict(item.split("=", 1) for item in args.set)
     server_dsn = resolve_dsn(args.dsn, None)
     rates = []
     with DemoSite(article_count=args.articles) as site, tempfile.TemporaryDirectory() as tmp:
@@ -63,7 +66,7 @@ def main() -> None:
             try:
                 site.requests.clear()
                 responses, seconds = crawl_once(site, make_conninfo(server_dsn, options=f"-csearch_path={schema}"),
-                                                config_path)
+                                                config_path, overrides)
             finally:
                 with psycopg.connect(server_dsn, autocommit=True) as admin:
                     admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
@@ -71,6 +74,7 @@ def main() -> None:
             print(f"run {run + 1}: {responses} responses in {seconds:.2f}s (process start included) "
                   f"= {responses / seconds:.1f} pages/s")
     print(f"median {statistics.median(rates):.1f} pages/s over {args.runs} runs; {args.articles} articles; "
+          f"settings {overrides or 'default'}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
 
 

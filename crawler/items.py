@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+# Extraction reasons that have another name among page outcomes.
+OUTCOME_OF_REASON = {"listing_page": "listing"}
+
 
 @dataclass
 class PageItem:
@@ -35,3 +38,11 @@ class PageItem:
     @property
     def article_url(self) -> str:
         return self.final_url or self.url
+
+    def apply_extraction(self, result) -> None:
+        """Take the fields of a ``pipelines.core.extraction.Extraction``; the outcome follows from it."""
+        self.encoding = result.encoding
+        self.title, self.author, self.published_at = result.title, result.author, result.published_at
+        self.body, self.language = result.body, result.language
+        self.extraction_method, self.confidence = result.method, result.confidence
+        self.outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)

@@ -50,6 +50,7 @@ EXTENSIONS = {
 }
 NEWSCORPUS_EXTRACTION_ENABLED = True
 NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page takes < 0.5 s
+NEWSCORPUS_EXTRACTION_WORKERS = 0           # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md)
 NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
 
 # --- Database -------------------------------------------------------------------------------------------

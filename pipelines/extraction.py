@@ -1,50 +1,88 @@
 """Extraction stage: decode the page and pick its article (pipelines.core.extraction); pages without one
-are recorded with their outcome and dropped as NotAnArticle."""
+are recorded with their outcome and dropped as NotAnArticle.
+
+Extraction is CPU-bound. With NEWSCORPUS_EXTRACTION_WORKERS = 0 it runs in the reactor's thread (the
+per-page time cap of the core bounds each call); with N > 0 it runs in a pool of N processes, so the
+reactor keeps downloading and writing while pages are extracted on other cores.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from scrapy.exceptions import NotConfigured
 
 from crawler.database import CrawlDatabase
 from crawler.exceptions import NotAnArticle
-from pipelines.core.extraction import extract
+from pipelines.core.extraction import Extraction, extract
 
-# Extraction reasons that have another name among page outcomes.
-OUTCOME_OF_REASON = {"listing_page": "listing"}
+logger = logging.getLogger(__name__)
+
+# A pool worker that does not answer in this multiple of the per-page cap is presumed stuck.
+POOL_TIMEOUT_FACTOR = 4
+
+
+def extract_page(raw_body: bytes, url: str, content_type: str | None, max_seconds: float) -> Extraction:
+    return extract(raw_body, url, content_type=content_type, max_seconds=max_seconds)
 
 
 class ExtractionPipeline:
-    def __init__(self, crawler, database: CrawlDatabase, max_seconds: float):
+    def __init__(self, crawler, database: CrawlDatabase, max_seconds: float, workers: int):
         if max_seconds <= 0:
             raise ValueError(f"NEWSCORPUS_EXTRACTION_MAX_SECONDS must be > 0, not {max_seconds}")
+        if workers < 0:
+            raise ValueError(f"NEWSCORPUS_EXTRACTION_WORKERS must be >= 0, not {workers}")
         self.crawler = crawler
         self.database = database
         self.max_seconds = max_seconds
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
 
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
         if not settings.getbool("NEWSCORPUS_EXTRACTION_ENABLED"):
             raise NotConfigured("NEWSCORPUS_EXTRACTION_ENABLED is off")
-        return cls(crawler, CrawlDatabase.of(crawler), settings.getfloat("NEWSCORPUS_EXTRACTION_MAX_SECONDS"))
+        return cls(crawler, CrawlDatabase.of(crawler), settings.getfloat("NEWSCORPUS_EXTRACTION_MAX_SECONDS"),
+                   settings.getint("NEWSCORPUS_EXTRACTION_WORKERS"))
 
     async def open_spider(self) -> None:
+        if self.workers:
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         await self.database.open(self.crawler.spider.site_config.name)
+
+    async def close_spider(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    async def run_extraction(self, item) -> Extraction:
+        arguments = (item.raw_body, item.final_url, item.content_type, self.max_seconds)
+        if self.pool is None:
+            return extract_page(*arguments)
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self.pool, extract_page, *arguments),
+                                          timeout=self.max_seconds * POOL_TIMEOUT_FACTOR)
+        except TimeoutError:
+            self.crawler.stats.inc_value("newscorpus/extraction/pool_timeout")
+            return Extraction(None, None, None, "", None, None, 0.0, "timeout", None)
+        except BrokenProcessPool:  # a worker died (e.g. out of memory): count it, restart the pool
+            self.crawler.stats.inc_value("newscorpus/extraction/pool_broken")
+            logger.error("an extraction worker died on %s; restarting the pool", item.url)
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            return Extraction(None, None, None, "", None, None, 0.0, "no_body", None)
 
     async def process_item(self, item):
         stats = self.crawler.stats
         if item.outcome is None:
-            result = extract(item.raw_body, item.final_url, content_type=item.content_type,
-                             max_seconds=self.max_seconds)
-            item.encoding = result.encoding
-            item.title, item.author, item.published_at = result.title, result.author, result.published_at
-            item.body, item.language = result.body, result.language
-            item.extraction_method, item.confidence = result.method, result.confidence
+            result = await self.run_extraction(item)
+            item.apply_extraction(result)
             if result.is_article:
-                item.outcome = "article"
                 stats.inc_value(f"newscorpus/extraction/method/{result.method}")
-            else:
-                item.outcome = OUTCOME_OF_REASON.get(result.reason, result.reason)
         stats.inc_value(f"newscorpus/outcome/{item.outcome}")
         if item.outcome != "article":
             await self.database.record(item, with_article=False)

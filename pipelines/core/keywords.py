@@ -101,8 +101,7 @@ def _window_words_en(body: str, seeds: frozenset[str], window: int) -> list[set[
     tokens = _WORD.findall(body)
     hits = [i for i, token in enumerate(tokens) if token in seeds][:MAX_SEED_HITS]
     return [
-        {t for t in tokens[max(0, i - window) : i + window + 1] if t not in seeds and is_keyword(t, "en")}
-        for i in hits
+        {t for t in tokens[max(0, i - window) : i + window + 1] if t not in seeds and is_keyword(t, "en")} for i in hits
     ]
 
 

@@ -12,6 +12,7 @@ import hashlib
 import re
 import zlib
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -27,6 +28,10 @@ class ShingleSketch:
     hashes: tuple[int, ...]  # sorted ascending, at most SKETCH_SIZE
     shingle_count: int  # distinct shingles of the whole body
     token_count: int  # word tokens of the body (Chinese: word characters)
+
+    @cached_property
+    def hash_set(self) -> frozenset[int]:  # built once per article, not once per comparison
+        return frozenset(self.hashes)
 
 
 def _token_ids(normalized_body: str, lang: str) -> np.ndarray:
@@ -60,11 +65,10 @@ def sketch_body(normalized_body: str, lang: str) -> ShingleSketch:
 
 def estimate_jaccard(a: ShingleSketch, b: ShingleSketch) -> float:
     """Share of the union's k smallest hashes present in both sketches."""
-    own = set(a.hashes)
-    both = own.intersection(b.hashes)
+    both = a.hash_set & b.hash_set
     if not both:
         return 0.0
-    union = sorted(own.union(b.hashes))
+    union = sorted(a.hash_set | b.hash_set)
     kept = min(SKETCH_SIZE, len(union))
     threshold = union[kept - 1]
     return sum(1 for h in both if h <= threshold) / kept

@@ -60,7 +60,9 @@ def _cjk_bigram_counts(chars: str) -> Counter[str]:
     ids, counts = np.unique((codes[:-1] << np.uint64(21) | codes[1:])[keep], return_counts=True)
     top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
     mask = (1 << 21) - 1
-    return Counter({chr(i >> 21) + chr(i & mask): n for i, n in zip(ids[top].tolist(), counts[top].tolist(), strict=True)})
+    return Counter(
+        {chr(i >> 21) + chr(i & mask): n for i, n in zip(ids[top].tolist(), counts[top].tolist(), strict=True)}
+    )
 
 
 def fingerprint(features: dict[str, int]) -> int:
@@ -101,6 +103,7 @@ def block_keys(unsigned: int, max_distance: int) -> list[int]:
     Key i = (block index << 32) | block value: one bigint column (or one key table) with a btree index
     serves every block; a lookup is max_distance + 1 equality probes, whatever the corpus size.
     """
-    return [(i << 32) | ((unsigned >> shift) & ((1 << width) - 1)) for i, (shift, width) in enumerate(
-        block_bounds(max_distance)
-    )]
+    return [
+        (i << 32) | ((unsigned >> shift) & ((1 << width) - 1))
+        for i, (shift, width) in enumerate(block_bounds(max_distance))
+    ]

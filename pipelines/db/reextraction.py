@@ -16,7 +16,6 @@ from pipelines.db.named_queries import query
 logger = logging.getLogger(__name__)
 
 FETCH_ROWS = 200       # raw pages held in memory at once
-OUTCOME_OF_REASON = {"listing_page": "listing"}
 
 
 def reextract(dsn: str, site: str | None = None, progress: Callable[[Counter], None] | None = None) -> Counter:
@@ -44,18 +43,13 @@ def _reextract_one(row, counts: Counter) -> dict:
     page_id, url, final_url, status, content_type, content_hash, raw_body, fetched_at, site_id, site = row
     raw = zlib.decompress(raw_body)
     result = extract(raw, final_url, content_type=content_type)
+    item = PageItem(url=url, final_url=final_url, site=site, status=status, fetched_at=fetched_at,
+                    content_type=content_type, raw_body=raw, url_kind="article")
+    item.apply_extraction(result)
     counts["pages"] += 1
-    outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)
-    counts[f"outcome/{outcome}"] += 1
-    item = PageItem(
-        url=url, final_url=final_url, site=site, status=status, fetched_at=fetched_at,
-        content_type=content_type, raw_body=raw, url_kind="article", outcome=outcome,
-        encoding=result.encoding, title=result.title, author=result.author, published_at=result.published_at,
-        body=result.body, language=result.language, extraction_method=result.method,
-        confidence=result.confidence,
-    )
+    counts[f"outcome/{item.outcome}"] += 1
     return {
-        "page": {"page_id": page_id, "outcome": outcome, "outcome_detail": None,
+        "page": {"page_id": page_id, "outcome": item.outcome, "outcome_detail": None,
                  "encoding": without_nul(result.encoding)},
         "article": article_row(item, site_id, content_hash) if result.is_article else None,
     }

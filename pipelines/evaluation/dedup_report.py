@@ -15,7 +15,12 @@ from pipelines.evaluation.pair_metrics import (
 LANGS = ("zh", "en")
 STRENGTHS = ("light", "medium", "heavy", "extreme")
 NEGATIVE_TYPES = (
-    "related-same-site", "related-keywords", "followup-vs-original", "followup-vs-donor", "template-only", "random"
+    "related-same-site",
+    "related-keywords",
+    "followup-vs-original",
+    "followup-vs-donor",
+    "template-only",
+    "random",
 )
 
 
@@ -70,39 +75,69 @@ def _rate(c: PairCounts) -> str:
 
 
 def format_tables(results: list[MethodResult]) -> str:
-    out = ["**Labelled pairs** (CE = FP / labelled negatives)", "",
-           "| method | lang | TP | FP | FN | TN | P | R | F1 | CE | EE |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        "**Labelled pairs** (CE = FP / labelled negatives)",
+        "",
+        "| method | lang | TP | FP | FN | TN | P | R | F1 | CE | EE |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         for lang in (x for x in LANGS if x in r.langs):
             c = r.langs[lang].labelled
-            out.append(f"| {r.name} | {lang} | {c.tp} | {c.fp} | {c.fn} | {c.tn} | {c.precision:.3f} | "
-                       f"{c.recall:.3f} | {c.f1:.3f} | {c.ce:.3f} | {c.ee:.3f} |")
-    out += ["", "**All same-language pairs** (CE = FP / all different-story pairs)", "",
-            "| method | lang | judged same | P | R | F1 | CE (FP) | EE | ARI | ARI links |", "|---|---|---|---|---|---|---|---|---|---|"]
+            out.append(
+                f"| {r.name} | {lang} | {c.tp} | {c.fp} | {c.fn} | {c.tn} | {c.precision:.3f} | "
+                f"{c.recall:.3f} | {c.f1:.3f} | {c.ce:.3f} | {c.ee:.3f} |"
+            )
+    out += [
+        "",
+        "**All same-language pairs** (CE = FP / all different-story pairs)",
+        "",
+        "| method | lang | judged same | P | R | F1 | CE (FP) | EE | ARI | ARI links |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         for lang in (x for x in LANGS if x in r.langs):
             x = r.langs[lang]
             c = x.all_pairs
             links = f"{x.link_ari:.3f}" if x.link_ari is not None else "-"
-            out.append(f"| {r.name} | {lang} | {c.tp + c.fp} | {c.precision:.3f} | {c.recall:.3f} | {c.f1:.3f} | "
-                       f"{c.ce:.5f} ({c.fp}) | {c.ee:.3f} | {x.ari:.3f} | {links} |")
-    out += ["", "**Recall by edit strength** (original-reprint pairs, found/total), and reprint-reprint", "",
-            "| method | lang | " + " | ".join(STRENGTHS) + " | reprint-reprint |", "|---|---|" + "---|" * 5]
+            out.append(
+                f"| {r.name} | {lang} | {c.tp + c.fp} | {c.precision:.3f} | {c.recall:.3f} | {c.f1:.3f} | "
+                f"{c.ce:.5f} ({c.fp}) | {c.ee:.3f} | {x.ari:.3f} | {links} |"
+            )
+    out += [
+        "",
+        "**Recall by edit strength** (original-reprint pairs, found/total), and reprint-reprint",
+        "",
+        "| method | lang | " + " | ".join(STRENGTHS) + " | reprint-reprint |",
+        "|---|---|" + "---|" * 5,
+    ]
     for r in results:
         for lang in (x for x in LANGS if x in r.langs):
             x = r.langs[lang]
             cells = [_rate(x.by_strength.get(s, PairCounts())) for s in STRENGTHS]
             out.append(f"| {r.name} | {lang} | " + " | ".join(cells) + f" | {_rate(x.reprint_reprint)} |")
-    out += ["", "**CE by hard-negative type** (both languages, FP / pairs)", "",
-            "| method | " + " | ".join(NEGATIVE_TYPES) + " |", "|---|" + "---|" * len(NEGATIVE_TYPES)]
+    out += [
+        "",
+        "**CE by hard-negative type** (both languages, FP / pairs)",
+        "",
+        "| method | " + " | ".join(NEGATIVE_TYPES) + " |",
+        "|---|" + "---|" * len(NEGATIVE_TYPES),
+    ]
     for r in results:
         cells = []
         for t in NEGATIVE_TYPES:
             fp = sum(x.by_negative.get(t, PairCounts()).fp for x in r.langs.values())
-            n = sum(x.by_negative.get(t, PairCounts()).fp + x.by_negative.get(t, PairCounts()).tn for x in r.langs.values())
+            n = sum(
+                x.by_negative.get(t, PairCounts()).fp + x.by_negative.get(t, PairCounts()).tn for x in r.langs.values()
+            )
             cells.append(f"{fp} / {n}")
         out.append(f"| {r.name} | " + " | ".join(cells) + " |")
-    out += ["", "**Speed** (CPU time, one process, features + matching over all documents)", "",
-            "| method | seconds | docs/s |", "|---|---|---|"]
+    out += [
+        "",
+        "**Speed** (CPU time, one process, features + matching over all documents)",
+        "",
+        "| method | seconds | docs/s |",
+        "|---|---|---|",
+    ]
     out += [f"| {r.name} | {r.seconds:.2f} | {r.docs_per_second:.0f} |" for r in results]
     return "\n".join(out)

@@ -39,15 +39,21 @@ def _tune(data: DedupData, config: DedupConfig, notes: list[str]) -> tuple[Dedup
     for window, m in WINDOW_GRID:
         run = stream(data.docs, replace(config, window=window, min_cooccurrence=m))
         fit = fit_thresholds(run, data.pairs)
-        notes.append(f"- tune w={window} m={m}: {fit.config.overlap} tau={fit.config.tau} "
-                     f"body_tau={fit.config.body_tau} mean F1 {fit.score:.4f} (in-sample)")
+        notes.append(
+            f"- tune w={window} m={m}: {fit.config.overlap} tau={fit.config.tau} "
+            f"body_tau={fit.config.body_tau} mean F1 {fit.score:.4f} (in-sample)"
+        )
         if fit.score > best_score + 1e-9:
             best_run, best_score = replace(run, config=fit.config), fit.score
     assert best_run is not None
     pooled, fits = cross_validate(best_run, data)
     folds = "; ".join(f"{f.config.overlap} tau={f.config.tau} body_tau={f.config.body_tau}" for f in fits)
-    notes.append(f"- 2-fold cross-validation by cluster (fits: {folds}): " + ", ".join(
-        f"{lang} F1 {c.f1:.4f} CE {c.ce:.4f} ({c.fp} FP) EE {c.ee:.4f}" for lang, c in sorted(pooled.items())))
+    notes.append(
+        f"- 2-fold cross-validation by cluster (fits: {folds}): "
+        + ", ".join(
+            f"{lang} F1 {c.f1:.4f} CE {c.ce:.4f} ({c.fp} FP) EE {c.ee:.4f}" for lang, c in sorted(pooled.items())
+        )
+    )
     return best_run.config, best_run
 
 
@@ -64,8 +70,10 @@ def run_dedup_eval(data: DedupData, config: DedupConfig, compare: list[str], tun
     by_method: dict[str, int] = {}
     for method in same_methods.values():
         by_method[method] = by_method.get(method, 0) + 1
-    notes.append(f"- ours: pairs judged same by method {dict(sorted(by_method.items()))}; "
-                 f"{run.too_short} bodies too short to fingerprint")
+    notes.append(
+        f"- ours: pairs judged same by method {dict(sorted(by_method.items()))}; "
+        f"{run.too_short} bodies too short to fingerprint"
+    )
     notes.append(f"- canonical rule: {_canonical_share(links, data)} of multi-document clusters keep the original")
     for name, (same, seconds) in run_baselines(data.docs, compare, time.process_time).items():
         results.append(score_method(name, same, seconds, data))
@@ -83,17 +91,33 @@ def write_decisions(path: Path, run: StreamRun, config: DedupConfig, data: Dedup
     measured = {tuple(sorted((new, old))): m for new, rows in run.compared.items() for old, m in rows}
     same = run.judged_same(config)
     labelled = {(p["a"], p["b"]) for p in data.pairs}
-    rows = list(data.pairs) + [{"a": a, "b": b, "label": int(data.cluster_of[a] == data.cluster_of[b]),
-                                "type": "unlabelled"} for a, b in same if (a, b) not in labelled]
+    rows = list(data.pairs) + [
+        {"a": a, "b": b, "label": int(data.cluster_of[a] == data.cluster_of[b]), "type": "unlabelled"}
+        for a, b in same
+        if (a, b) not in labelled
+    ]
     with path.open("w", encoding="utf-8") as out:
         for p in rows:
             key = (p["a"], p["b"])
             m = measured.get(key)
-            out.write(json.dumps({
-                "a": p["a"], "b": p["b"], "label": p["label"], "type": p.get("type"), "lang": p.get("lang"),
-                "strength": p.get("strength"), "compared": m is not None, "judged_same": key in same,
-                "method": same.get(key), "measures": asdict(m) if m else None,
-            }, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "a": p["a"],
+                        "b": p["b"],
+                        "label": p["label"],
+                        "type": p.get("type"),
+                        "lang": p.get("lang"),
+                        "strength": p.get("strength"),
+                        "compared": m is not None,
+                        "judged_same": key in same,
+                        "method": same.get(key),
+                        "measures": asdict(m) if m else None,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
 
 
 def check_floors(result: MethodResult, floors: dict) -> list[str]:

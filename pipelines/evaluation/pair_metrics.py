@@ -53,8 +53,17 @@ class PairCounts:
             self.fp, self.tn = self.fp + judged_same, self.tn + (not judged_same)
 
     def as_dict(self) -> dict[str, float]:
-        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn, "precision": self.precision,
-                "recall": self.recall, "f1": self.f1, "ce": self.ce, "ee": self.ee}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "ce": self.ce,
+            "ee": self.ee,
+        }
 
 
 def all_pair_counts(judged_same: Iterable[Pair], cluster_of: Mapping[str, str], doc_ids: list[str]) -> PairCounts:

@@ -127,3 +127,18 @@ def test_unreachable_database_stops_the_crawl_with_a_clear_error(demo_site, tmp_
     assert result.returncode != 0
     assert "cannot reach the database at postgresql://crawler:***@127.0.0.1:1/corpus" in result.stderr
     assert "hunter2" not in result.stderr
+
+
+def test_page_limit_and_extraction_in_a_process_pool(demo_site, database_dsn, tmp_path):
+    config = tmp_path / "demo.toml"
+    config.write_text(demo_site.site_config_toml(), encoding="utf-8")
+    result = run_crawl(database_dsn, f"site={config}",
+                       settings={"NEWSCORPUS_MAX_PAGES": "6", "NEWSCORPUS_EXTRACTION_WORKERS": "1"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    page_requests = sum(n for path, n in demo_site.requests.items()
+                        if path not in ("/robots.txt", "/sitemap_index.xml", "/sitemap-china.xml",
+                                        "/sitemap-news.xml", "/rss.xml"))
+    assert page_requests == 6
+    with psycopg.connect(database_dsn) as connection:
+        articles = connection.execute("SELECT count(*), count(*) FILTER (WHERE body <> '') FROM articles").fetchone()
+    assert articles[0] >= 4 and articles[0] == articles[1]  # bodies came back from the pool worker

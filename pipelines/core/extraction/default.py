@@ -80,6 +80,40 @@ def _keep_line(line: str, block: Block, max_ratio: float) -> bool:
     return block.tag in HEADING_TAGS or len(line) >= MIN_UNPUNCTUATED_CHARS
 
 
+EXPAND_PROSE_SHARE = 0.7
+
+
+def _subtree_totals(blocks: list[Block], max_ratio: float, top_hint: int) -> tuple[list[float], list[float]]:
+    n = len(blocks)
+    prose = [0.0] * n
+    kept = [0.0] * n
+    for index in range(n - 1, -1, -1):
+        block = blocks[index]
+        kept[index] += block.chars
+        if block.chars and block.link_chars <= MAX_LINK_DENSITY * block.chars and not (block.hint < 0 <= top_hint):
+            prose[index] += prose_value(block, max_ratio)
+        parent = block.parent
+        if parent >= 0:
+            kept[parent] += kept[index]
+            prose[parent] += prose[index]
+    return prose, kept
+
+
+def expand_upwards(blocks: list[Block], roots: list[int], max_ratio: float, top_hint: int) -> list[int]:
+    prose, kept = _subtree_totals(blocks, max_ratio, top_hint)
+    region_prose = sum(prose[r] for r in roots)
+    region_kept = sum(kept[r] for r in roots)
+    node = blocks[roots[0]].parent
+    while node >= 0:
+        added_prose = prose[node] - region_prose
+        added_kept = kept[node] - region_kept
+        if added_kept > 0 and added_prose < EXPAND_PROSE_SHARE * added_kept:
+            break
+        roots, region_prose, region_kept = [node], prose[node], kept[node]
+        node = blocks[node].parent
+    return roots
+
+
 def choose_region(blocks: list[Block], max_ratio: float = PAPER_MAX_RATIO) -> RegionChoice:
     if not blocks:
         return RegionChoice([], [], 0.0)
@@ -98,6 +132,7 @@ def choose_region(blocks: list[Block], max_ratio: float = PAPER_MAX_RATIO) -> Re
                 roots.append(index)
             index = blocks[index].end
     top_hint = blocks[top].hint
+    roots = expand_upwards(blocks, roots, max_ratio, top_hint)
     lines: list[str] = []
     for root in roots:
         for block in blocks[root : blocks[root].end]:

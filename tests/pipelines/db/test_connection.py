@@ -44,3 +44,43 @@ def test_embedded_server_recovers_from_a_half_initialised_directory(tmp_path):
     finally:
         server.stop()
     assert (data_dir / "PG_VERSION").exists()
+
+
+def test_embedded_server_starts_again_after_a_crash(tmp_path):
+    """The crawl process and its Postgres are killed hard (power loss): a stale postmaster.pid stays behind.
+    The next start must still work on the same data directory, with the data intact."""
+    import signal
+    import subprocess
+    import sys
+
+    import psutil
+
+    data_dir = tmp_path / "pg"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from pathlib import Path; from pipelines.db.connection import EmbeddedPostgres, connect;"
+         "c = connect(EmbeddedPostgres(Path(sys.argv[1])).start(), autocommit=True);"
+         "c.execute('CREATE TABLE kept (x int)'); c.execute('INSERT INTO kept VALUES (42)');"
+         "print('ready', flush=True); time.sleep(600)", str(data_dir)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        postmaster = psutil.Process(int((data_dir / "postmaster.pid").read_text().split()[0]))
+        victims = [postmaster, *postmaster.children(recursive=True)]
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    for process in victims:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:  # a backend that left with its postmaster
+            pass
+    psutil.wait_procs(victims, timeout=10)
+    assert (data_dir / "postmaster.pid").exists()  # stale
+    server = EmbeddedPostgres(data_dir)
+    dsn = server.start()
+    try:
+        with connect(dsn) as connection:
+            assert connection.execute("SELECT x FROM kept").fetchone() == (42,)
+    finally:
+        server.stop()
