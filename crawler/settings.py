@@ -26,6 +26,7 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_ENABLED = True
 RETRY_TIMES = 3
 DOWNLOADER_MIDDLEWARES = {
+    "crawler.scope.CrawlScopeMiddleware": 50,   # first: redirects to other hosts / internal addresses stop here
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawler.middlewares.BackoffRetryMiddleware": 550,
 }
@@ -39,10 +40,14 @@ DEPTH_LIMIT = 0                             # Scrapy's own limit off: the site s
 NEWSCORPUS_MAX_DEPTH = 4                    # link hops from a start page, unless the site config says otherwise
 NEWSCORPUS_MAX_PAGES = 0                    # 0 = no limit, unless the site config sets max_pages
 NEWSCORPUS_SITES_DIRS: list[str] = []       # extra folders searched for NAME.toml before crawler/sites
+# Loopback/private/link-local hosts are refused unless the site config sets allow_private_addresses; this
+# setting allows them for ad-hoc `-a url=` crawls (an intranet site, a local test server).
+NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES = False
 
 # --- Pipeline -------------------------------------------------------------------------------------------
 ITEM_PIPELINES = {
     "pipelines.extraction.ExtractionPipeline": 100,
+    "pipelines.linenoise.LineNoisePipeline": 300,
     "pipelines.storage.StoragePipeline": 900,
 }
 EXTENSIONS = {
@@ -51,6 +56,16 @@ EXTENSIONS = {
 NEWSCORPUS_EXTRACTION_ENABLED = True
 NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page takes < 0.5 s
 NEWSCORPUS_EXTRACTION_WORKERS = 0           # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md)
+# Line noise (pipelines.linenoise, issue 4; research base 000 section 2.2): lines that many articles of a site
+# contain are removed; a line is noise when LC > int(1 + RC / L) and LC >= MIN_ARTICLES.
+NEWSCORPUS_LINENOISE_ENABLED = True
+NEWSCORPUS_LINENOISE_L = 50                     # the paper's L: one more repetition allowed per 50 articles
+NEWSCORPUS_LINENOISE_MIN_ARTICLES = 3           # issue 4: "with fewer than 50 articles a line seen in 3 is noise"
+NEWSCORPUS_LINENOISE_PRUNE_DIVISOR = 100        # the paper: forget lines with LC <= RC / 100
+NEWSCORPUS_LINENOISE_PRUNE_INTERVAL = 100       # prune every 100 articles of a site (docs/line_noise_results.md)
+NEWSCORPUS_LINENOISE_WARMUP = 50                # re-clean a site's earlier articles once RC reaches L (= 50)
+NEWSCORPUS_LINENOISE_GUARD_SHARE = 0.25         # a line >= 1/4 of a body needs GUARD_ARTICLES articles (ours)
+NEWSCORPUS_LINENOISE_GUARD_ARTICLES = 10
 NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
 
 # --- Database -------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
 
 from crawler.items import PageItem
+from crawler.scope import host_in_domains
 from crawler.site_config import SiteConfig, SiteConfigError, adhoc_site_config, load_site_config
 from crawler.url_classes import ARTICLE, LISTING, SKIP, classify_url
 
@@ -80,8 +81,7 @@ class SiteSpider(scrapy.Spider):
         )
 
     def in_scope(self, url: str) -> bool:
-        host = (urlsplit(url).hostname or "").lower()
-        return any(host == domain or host.endswith("." + domain) for domain in self.allowed_domains)
+        return host_in_domains(urlsplit(url).hostname or "", self.allowed_domains)
 
     def page_request(self, url: str, *, priority: int = 0) -> Request | None:
         url = urldefrag(url)[0]

@@ -84,7 +84,7 @@ def test_polite_and_complete_fetching(crawled):
 
 def test_adhoc_url_crawl_follows_links_within_the_host(demo_site, database_dsn):
     result = run_crawl(database_dsn, f"url={demo_site.base_url}/section/world/",
-                       settings={"ROBOTSTXT_OBEY": "1"})
+                       settings={"ROBOTSTXT_OBEY": "1", "NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES": "1"})
     assert result.returncode == 0, result.stderr[-3000:]
     with psycopg.connect(database_dsn) as connection:
         titles = {row[0] for row in connection.execute("SELECT title FROM articles")}
@@ -142,3 +142,10 @@ def test_page_limit_and_extraction_in_a_process_pool(demo_site, database_dsn, tm
     with psycopg.connect(database_dsn) as connection:
         articles = connection.execute("SELECT count(*), count(*) FILTER (WHERE body <> '') FROM articles").fetchone()
     assert articles[0] >= 4 and articles[0] == articles[1]  # bodies came back from the pool worker
+
+
+def test_adhoc_crawl_of_a_loopback_host_is_refused_unless_allowed(demo_site, database_dsn):
+    result = run_crawl(database_dsn, f"url={demo_site.base_url}/")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "'newscorpus/scope/internal_address'" in result.stderr
+    assert sum(n for path, n in demo_site.requests.items()) == 0
