@@ -1,23 +1,31 @@
 """Documents/s through near-duplicate detection (keywords with jieba, simhash, sketch, candidates, decision)
-against the in-memory index already holding 0, 10k and 100k synthetic articles.
+against an index already holding 0, 10k and 100k synthetic articles: in memory, or (--postgres) the whole
+stage's work against Postgres (pipelines.db.dedup_index_store.record_article: locks, lookups, decision,
+features and postings written), for both keyword layouts (a posting table with a btree, a GIN index).
 
 The measured documents are the dev set's texts (only id, lang, title, body are read), streamed in file order
 into an index pre-filled with synthetic articles. Synthetic keyword sets draw from the dev set's own keyword
 vocabulary (Zipf-weighted, so common keywords get long postings) plus rare made-up words; their fingerprints
-and sketches are random. CPU time of this process, i.e. per core.
+and sketches are random. In memory: CPU time of this process, i.e. per core. Postgres: wall time of one
+worker (client and server share the machine), loaded with COPY into a throwaway schema, dropped at the end.
 
     .venv/bin/python benchmarks/dedup_throughput.py [--docs ../shared/data/dedup/docs.jsonl] [--sizes 0,10000,100000]
+    .venv/bin/python benchmarks/dedup_throughput.py --postgres postgresql://postgres@127.0.0.1:5432/test \
+        [--sizes 10000,100000] [--layouts table,gin]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
 import random
 import time
 from pathlib import Path
 
 from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
+from pipelines.core.keywords import detect_language
 from pipelines.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
 from pipelines.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
 
@@ -51,6 +59,8 @@ def measure(docs: list[dict], filler: list[DocumentFeatures], config: DedupConfi
     index = InMemoryDedupIndex(config.simhash_distance)
     for i, features in enumerate(filler):
         index.add(f"s{i}", features)
+    gc.collect()
+    gc.freeze()  # the filler is long-lived: keep the cyclic GC from re-walking it (the Postgres index won't be in RAM)
     spent: dict[str, float] = {"zh": 0.0, "en": 0.0}
     for doc in docs:
         start = time.process_time()
@@ -64,19 +74,129 @@ def measure(docs: list[dict], filler: list[DocumentFeatures], config: DedupConfi
     return result
 
 
+def load_postgres(connection, filler: list[DocumentFeatures], layout: str, config: DedupConfig) -> None:
+    """Empty the index tables and bulk-load the synthetic articles (COPY), then VACUUM ANALYZE."""
+    from pipelines.core.simhash_fingerprint import block_keys, to_signed
+
+    connection.execute("TRUNCATE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
+    connection.execute("DROP INDEX IF EXISTS near_duplicate_features_keywords_gin")
+    columns = ("id, url, site_id, language, source_hash, body_hash, simhash, token_count, shingle_count, sketch, "
+               "keywords, title_keywords")
+    with connection.cursor() as cursor:
+        with cursor.copy(f"COPY near_duplicate_features ({columns}) FROM STDIN") as copy:
+            for i, f in enumerate(filler, start=1):
+                copy.write_row((i, f"https://synthetic.example/{i}", 1, f.lang, "", f.body_hash,
+                                to_signed(f.simhash), f.token_count, f.sketch.shingle_count, list(f.sketch.hashes),
+                                sorted(f.keywords), list(f.title_keywords)))
+        if layout == "table":
+            with cursor.copy("COPY near_duplicate_keywords (keyword, article_id) FROM STDIN") as copy:
+                for i, f in enumerate(filler, start=1):
+                    for keyword in f.keywords:
+                        copy.write_row((keyword, i))
+        with cursor.copy("COPY near_duplicate_blocks (block_key, article_id) FROM STDIN") as copy:
+            for i, f in enumerate(filler, start=1):
+                for key in block_keys(f.simhash, config.simhash_distance):
+                    copy.write_row((key, i))
+    if layout == "gin":
+        connection.execute("CREATE INDEX near_duplicate_features_keywords_gin ON near_duplicate_features "
+                           "USING gin (keywords)")
+    connection.execute("SELECT setval('near_duplicate_features_id_seq', %s)", (len(filler) + 1,))
+    connection.execute("VACUUM ANALYZE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
+
+
+def index_bytes(connection, layout: str) -> dict[str, float]:
+    """Bytes per indexed article: the features rows (heap, TOAST, their indexes), the keyword index (posting
+    table and its btree, or the GIN index), the simhash block keys."""
+    rows = connection.execute("SELECT count(*) FROM near_duplicate_features").fetchone()[0]
+    size = dict(connection.execute(
+        "SELECT 'features', pg_total_relation_size('near_duplicate_features') "
+        "  - coalesce(pg_relation_size(to_regclass('near_duplicate_features_keywords_gin')), 0) "
+        "UNION ALL SELECT 'keywords', CASE WHEN %s = 'table' THEN pg_total_relation_size('near_duplicate_keywords') "
+        "  ELSE pg_relation_size(to_regclass('near_duplicate_features_keywords_gin')) END "
+        "UNION ALL SELECT 'blocks', pg_total_relation_size('near_duplicate_blocks')", (layout,)).fetchall())
+    return {name: value / rows for name, value in size.items()}
+
+
+def backend_cpu(pid: int) -> float:
+    """CPU seconds used so far by a server backend on this machine (/proc: utime + stime)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures], layout: str,
+                     config: DedupConfig) -> dict[str, float]:
+    from pipelines.db.connection import connect
+    from pipelines.db.dedup_index_store import record_article, source_hash
+
+    with connect(dsn, autocommit=True) as connection:
+        load_postgres(connection, filler, layout, config)
+        connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
+        backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
+        spent: dict[str, float] = {"zh": 0.0, "en": 0.0}  # CPU seconds: this process + its server backend
+        wall = 0.0
+        for doc in docs:
+            start, start_cpu, start_server = time.perf_counter(), time.process_time(), backend_cpu(backend)
+            features = build_features(doc["title"], doc["body"], detect_language(doc["body"]), config)
+            record_article(connection, doc["id"], 1, source_hash(doc["title"], doc["body"]), features, config, layout)
+            wall += time.perf_counter() - start
+            spent[doc["lang"]] += time.process_time() - start_cpu + backend_cpu(backend) - start_server
+        result = {f"{lang} docs/s": sum(1 for d in docs if d["lang"] == lang) / spent[lang] for lang in spent}
+        result["all docs/s"] = len(docs) / sum(spent.values())
+        result["wall docs/s"] = len(docs) / wall
+        result.update({f"{k} B/article": v for k, v in index_bytes(connection, layout).items()})
+    return result
+
+
+def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], vocabulary: list[str],
+                 config: DedupConfig) -> None:
+    from psycopg.conninfo import make_conninfo
+
+    from migrations.runner import migrate
+    from pipelines.db.connection import connect
+
+    schema = f"bench_dedup_{random.Random().getrandbits(32):08x}"
+    with connect(dsn, autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        schema_dsn = make_conninfo(dsn, options=f"-csearch_path={schema}")
+        with connect(schema_dsn) as connection:
+            migrate(connection)
+            connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
+        print("| layout | indexed articles | zh docs/s | en docs/s | all docs/s | wall docs/s (1 worker) "
+              "| features B/article | keyword index B/article | simhash blocks B/article |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for layout in layouts:
+            for size in sizes:
+                filler = synthetic_features(size, vocabulary, random.Random(SEED + size))
+                r = measure_postgres(schema_dsn, docs, filler, layout, config)
+                print(f"| {layout} | {size} | {r['zh docs/s']:.0f} | {r['en docs/s']:.0f} | {r['all docs/s']:.0f} "
+                      f"| {r['wall docs/s']:.0f} | {r['features B/article']:.0f} "
+                      f"| {r['keywords B/article']:.0f} | {r['blocks B/article']:.0f} |", flush=True)
+    finally:
+        with connect(dsn, autocommit=True) as admin:
+            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", default="../shared/data/dedup/docs.jsonl")
-    parser.add_argument("--sizes", default="0,10000,100000")
+    parser.add_argument("--sizes", default=None, help="indexed articles (default 0,10000,100000; Postgres "
+                                                       "10000,100000)")
+    parser.add_argument("--postgres", metavar="DSN", help="measure the whole stage against Postgres")
+    parser.add_argument("--layouts", default="table,gin", help="Postgres keyword index layouts")
     args = parser.parse_args()
     with Path(args.docs).open(encoding="utf-8") as lines:
         docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
     config = DedupConfig()
     build_features("热身", "预热分词词典", "zh", config)  # jieba's one-off dictionary load is not counted
     vocabulary = sorted({k for d in docs for k in build_features(d["title"], d["body"], d["lang"], config).keywords})
+    sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.postgres else "0,10000,100000")).split(",")]
+    if args.postgres:
+        run_postgres(args.postgres, docs, sizes, args.layouts.split(","), vocabulary, config)
+        return
     rng = random.Random(SEED)
     print("| indexed articles | zh docs/s | en docs/s | all docs/s |\n|---|---|---|---|")
-    for size in (int(s) for s in args.sizes.split(",")):
+    for size in sizes:
         result = measure(docs, synthetic_features(size, vocabulary, rng), config)
         print(f"| {size} | {result['zh docs/s']:.0f} | {result['en docs/s']:.0f} | {result['all docs/s']:.0f} |")
 

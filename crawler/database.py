@@ -32,6 +32,7 @@ class CrawlDatabase:
         self.data_dir = data_dir
         self.batch_size = batch_size
         self.writer: CorpusWriter | None = None
+        self.dsn: str | None = None     # the resolved DSN, set by open()
         self.crawl_run_id: int | None = None
         self._open_lock = asyncio.Lock()
 
@@ -65,6 +66,7 @@ class CrawlDatabase:
                 logger.error("%s", error)
                 raise
             logger.info("database %s ready (migrations applied now: %s)", redact_dsn(dsn), applied or "none")
+            self.dsn = dsn
             writer = CorpusWriter(dsn, batch_size=self.batch_size)
             self.crawl_run_id = await writer.start_crawl_run(site)
             self.writer = writer

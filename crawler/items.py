@@ -32,6 +32,13 @@ class PageItem:
     language: str | None = None
     extraction_method: str | None = None
     confidence: float | None = None
+    # Set by the line-noise stage (pipelines.linenoise): body without the site's noise lines, the article's
+    # distinct line hashes (sorted), the hashes removed, how many lines, and RC of the statistics used.
+    clean_body: str | None = None
+    line_hashes: list = field(default_factory=list)
+    noise_hashes: list = field(default_factory=list)
+    noise_lines: int | None = None
+    cleaned_with_articles_seen: int | None = None
     # Free-form notes the later stages add (line-noise, near-duplicates).
     annotations: dict = field(default_factory=dict)
 

@@ -29,6 +29,7 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.scope.CrawlScopeMiddleware": 50,   # first: redirects to other hosts / internal addresses stop here
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawler.middlewares.BackoffRetryMiddleware": 550,
+    "crawler.refetch.StoredArticleSkipMiddleware": 60,  # after scope, before robots.txt: stored articles cost nothing
 }
 NEWSCORPUS_RETRY_BACKOFF_SECONDS = 1.0      # first wait; doubled per retry of the same request
 NEWSCORPUS_RETRY_BACKOFF_MAX_SECONDS = 60.0
@@ -48,6 +49,7 @@ NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES = False
 ITEM_PIPELINES = {
     "pipelines.extraction.ExtractionPipeline": 100,
     "pipelines.linenoise.LineNoisePipeline": 300,
+    "pipelines.neardup.NearDuplicatePipeline": 500,
     "pipelines.storage.StoragePipeline": 900,
 }
 EXTENSIONS = {
@@ -66,12 +68,40 @@ NEWSCORPUS_LINENOISE_PRUNE_INTERVAL = 100       # prune every 100 articles of a 
 NEWSCORPUS_LINENOISE_WARMUP = 50                # re-clean a site's earlier articles once RC reaches L (= 50)
 NEWSCORPUS_LINENOISE_GUARD_SHARE = 0.25         # a line >= 1/4 of a body needs GUARD_ARTICLES articles (ours)
 NEWSCORPUS_LINENOISE_GUARD_ARTICLES = 10
+# Near-duplicates (pipelines.neardup, issue 6; research base 002): keywords around title keywords, simhash and
+# a shingle sketch, looked up in a Postgres index; a duplicate is stored and linked to its canonical article.
+NEWSCORPUS_DEDUP_ENABLED = True
+NEWSCORPUS_DEDUP_WINDOW = 5                 # ±w tokens around a title keyword: `eval dedup --tune` grid best
+NEWSCORPUS_DEDUP_M = 2                      # windows a body word must appear in (--tune, docs/dedup_results.md)
+NEWSCORPUS_DEDUP_TAU = 0.15                 # keyword overlap |A∩B|/min(|A|,|B|): --tune fit, plateau 0.10-0.25
+NEWSCORPUS_DEDUP_BODY_TAU = 0.45            # body 5-shingle containment: --tune fit, plateau 0.40-0.50
+NEWSCORPUS_DEDUP_SIMHASH_DISTANCE = 3       # Hamming bound of a near copy (Manku et al. 2007)
 NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
 
 # --- Database -------------------------------------------------------------------------------------------
 # A DSN (postgresql://user:pass@host/db); unset = an embedded Postgres in NEWSCORPUS_DB_DATA_DIR.
 NEWSCORPUS_DB_DSN = os.environ.get("NEWSCORPUS_DB_DSN") or None
 NEWSCORPUS_DB_DATA_DIR = os.environ.get("NEWSCORPUS_DB_DATA_DIR", ".newscorpus/pg")
+
+# --- Not fetched again ------------------------------------------------------------------------------------
+# An article URL stored and seen less than this many hours ago is not fetched (one lookup on articles.url);
+# listing pages, sitemaps and feeds are always fetched. A week: news pages rarely change after their first
+# days, and a weekly re-check still catches corrections. 0 = always fetch again (and re-store if changed).
+NEWSCORPUS_REFETCH_AFTER_HOURS = 168
+
+# --- Distributed crawling (scrapy-redis) ----------------------------------------------------------------
+# With a Redis URL (environment or -s), the add-on crawler.distributed.addon.RedisFrontier switches the
+# scheduler and duplicate filter to scrapy-redis's (per site, per run keys: crawler/distributed/keys.py), so
+# every `scrapy crawl site -a site=X` started with it, on any machine, shares one frontier and one Postgres.
+# Unset: plain Scrapy, as before.
+NEWSCORPUS_REDIS_URL = os.environ.get("NEWSCORPUS_REDIS_URL") or None
+NEWSCORPUS_REDIS_KEY_PREFIX = "newscorpus"  # keys are PREFIX:SITE:run and PREFIX:SITE:RUN:{requests,dupefilter,...}
+# A worker closes once the run's queue is empty and no worker has been active for this long. It must outlast
+# the longest stall of a busy worker's heartbeat: one page's extraction (NEWSCORPUS_EXTRACTION_MAX_SECONDS, 5 s)
+# plus a heartbeat; every crawl's tail waits this long once.
+NEWSCORPUS_REDIS_IDLE_SECONDS = 10.0
+NEWSCORPUS_REDIS_HEARTBEAT_SECONDS = 1.0    # how often a worker reports activity and reads the run's state
+ADDONS = {"crawler.distributed.addon.RedisFrontier": 0}
 
 # --- Scrapy plumbing ------------------------------------------------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"

@@ -62,3 +62,310 @@ CREATE TABLE articles (
 );
 CREATE INDEX articles_site_published_idx ON articles (site_id, published_at);
 CREATE INDEX articles_first_seen_idx ON articles (first_seen);
+
+-- Line-noise statistics (issue 4, research base 000 section 2.2): per site, how many articles contained each
+-- normalised line (LC, line_counts) and how many articles were counted (RC, site_line_stats); each counted
+-- article's line hashes (line_noise_articles: re-cleaning, and no second count of an unchanged article);
+-- per-site allow-list; the cleaned body of each article (articles.clean_body, NULL = not cleaned yet).
+
+CREATE TABLE site_line_stats (
+    site_id        integer PRIMARY KEY REFERENCES sites (id),
+    articles_seen  bigint NOT NULL DEFAULT 0,   -- RC
+    pruned_at      bigint NOT NULL DEFAULT 0,   -- articles_seen at the last pruning
+    lines_pruned   bigint NOT NULL DEFAULT 0
+);
+
+-- No foreign key: one row per (site, line) is written per article; site_line_stats holds the reference.
+CREATE TABLE line_counts (
+    site_id    integer NOT NULL,
+    line_hash  uuid NOT NULL,                   -- MD5 of the normalised line
+    articles   integer NOT NULL,                -- LC
+    PRIMARY KEY (site_id, line_hash)
+);
+
+-- A sample text of each line seen in at least two articles (what `newscorpus noise` shows).
+CREATE TABLE line_samples (
+    site_id    integer NOT NULL,
+    line_hash  uuid NOT NULL,
+    sample     text NOT NULL,
+    PRIMARY KEY (site_id, line_hash)
+);
+
+-- No foreign key either: its check share-locks the sites row in every writer's transaction (MultiXacts).
+CREATE TABLE line_noise_articles (
+    url          text PRIMARY KEY,
+    site_id      integer NOT NULL,
+    body_hash    text NOT NULL,
+    line_hashes  uuid[] NOT NULL,               -- distinct line hashes counted for this body, sorted
+    counted_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX line_noise_articles_site_idx ON line_noise_articles (site_id);
+
+CREATE TABLE line_noise_allowlist (
+    site_id    integer NOT NULL REFERENCES sites (id),
+    line_hash  uuid NOT NULL,
+    sample     text,
+    added_at   timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (site_id, line_hash)
+);
+
+ALTER TABLE articles
+    ADD COLUMN clean_body text,                     -- body without its noise lines; NULL = not cleaned yet
+    ADD COLUMN noise_lines integer,                 -- lines removed from body
+    ADD COLUMN noise_hashes uuid[],                 -- their distinct hashes
+    ADD COLUMN cleaned_with_articles_seen bigint,   -- RC of the statistics it was cleaned with
+    ADD COLUMN cleaned_at timestamptz;
+
+-- Count one article's lines, in one round trip and one transaction. Every writer locks the site's
+-- site_line_stats row before any line row, and line rows in hash order, so concurrent writers never
+-- deadlock; an article already counted with the same body hash is not counted again; a changed body
+-- moves its counts (old lines -1, new lines +1, RC unchanged). Returns RC before this article (the
+-- paper's step 7), LC of each given hash after counting, which hashes are allow-listed, and what it did.
+CREATE FUNCTION line_noise_count_article(
+    p_site_id integer, p_url text, p_body_hash text, p_hashes uuid[], p_samples text[],
+    p_prune_interval integer, p_prune_divisor integer, p_sample_min integer,
+    OUT o_articles_seen bigint, OUT o_counts integer[], OUT o_allowed boolean[], OUT o_status text,
+    OUT o_pruned integer)
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_old_body text;
+    v_old_hashes uuid[];
+    v_add uuid[];
+    v_remove uuid[] := '{}';
+BEGIN
+    o_pruned := 0;
+    INSERT INTO site_line_stats (site_id) VALUES (p_site_id) ON CONFLICT (site_id) DO NOTHING;
+    SELECT s.articles_seen INTO o_articles_seen FROM site_line_stats s WHERE s.site_id = p_site_id FOR UPDATE;
+    SELECT a.body_hash, a.line_hashes INTO v_old_body, v_old_hashes
+    FROM line_noise_articles a WHERE a.url = p_url FOR UPDATE;
+    IF NOT FOUND THEN
+        o_status := 'new';
+        v_add := p_hashes;
+        INSERT INTO line_noise_articles (url, site_id, body_hash, line_hashes)
+        VALUES (p_url, p_site_id, p_body_hash, p_hashes);
+        UPDATE site_line_stats SET articles_seen = articles_seen + 1 WHERE site_id = p_site_id;
+    ELSIF v_old_body = p_body_hash THEN
+        o_status := 'unchanged';
+        v_add := '{}';
+    ELSE
+        o_status := 'changed';
+        v_add := ARRAY(SELECT h FROM unnest(p_hashes) h EXCEPT SELECT h FROM unnest(v_old_hashes) h ORDER BY 1);
+        v_remove := ARRAY(SELECT h FROM unnest(v_old_hashes) h EXCEPT SELECT h FROM unnest(p_hashes) h ORDER BY 1);
+        UPDATE line_noise_articles SET body_hash = p_body_hash, line_hashes = p_hashes, counted_at = now()
+        WHERE url = p_url;
+    END IF;
+    IF cardinality(v_remove) > 0 THEN
+        UPDATE line_counts c SET articles = c.articles - 1
+        FROM (SELECT h FROM unnest(v_remove) h ORDER BY h) r
+        WHERE c.site_id = p_site_id AND c.line_hash = r.h;
+        DELETE FROM line_counts c WHERE c.site_id = p_site_id AND c.line_hash = ANY (v_remove) AND c.articles <= 0;
+    END IF;
+    IF cardinality(v_add) > 0 THEN
+        INSERT INTO line_counts AS c (site_id, line_hash, articles)
+        SELECT p_site_id, h, 1 FROM unnest(v_add) h ORDER BY h
+        ON CONFLICT (site_id, line_hash) DO UPDATE SET articles = c.articles + EXCLUDED.articles;
+    END IF;
+    SELECT coalesce(array_agg(coalesce(c.articles, 0) ORDER BY u.n), '{}'),
+           coalesce(array_agg(w.line_hash IS NOT NULL ORDER BY u.n), '{}')
+    INTO o_counts, o_allowed
+    FROM unnest(p_hashes) WITH ORDINALITY AS u(h, n)
+    LEFT JOIN line_counts c ON c.site_id = p_site_id AND c.line_hash = u.h
+    LEFT JOIN line_noise_allowlist w ON w.site_id = p_site_id AND w.line_hash = u.h;
+    INSERT INTO line_samples (site_id, line_hash, sample)
+    SELECT p_site_id, u.h, left(u.s, 500)
+    FROM unnest(p_hashes, p_samples, o_counts) AS u(h, s, lc)
+    WHERE u.lc >= p_sample_min AND u.s IS NOT NULL
+    ORDER BY u.h
+    ON CONFLICT (site_id, line_hash) DO NOTHING;
+    IF o_status = 'new' AND p_prune_interval > 0 AND (o_articles_seen + 1) % p_prune_interval = 0 THEN
+        WITH gone AS (
+            DELETE FROM line_counts c
+            WHERE c.site_id = p_site_id AND c.articles::bigint * p_prune_divisor <= o_articles_seen + 1
+            RETURNING c.line_hash
+        ), samples_gone AS (
+            DELETE FROM line_samples s USING gone WHERE s.site_id = p_site_id AND s.line_hash = gone.line_hash
+        )
+        SELECT count(*) INTO o_pruned FROM gone;
+        UPDATE site_line_stats SET pruned_at = o_articles_seen + 1, lines_pruned = lines_pruned + o_pruned
+        WHERE site_id = p_site_id;
+    END IF;
+END
+$$;
+
+-- Near-duplicate index and links (issue 6; research base 002): per-article features keyed by the article URL
+-- (the articles row is written later, in a batch, by the storage stage), the inverted keyword index, simhash
+-- pigeonhole block keys, and each duplicate's link to its cluster's canonical article. Nothing is deleted:
+-- a duplicate keeps its articles row; corpus_articles (migrations/0004) shows canonical articles only.
+
+CREATE TABLE near_duplicate_features (
+    id               bigserial PRIMARY KEY,           -- posting order: larger = more recent
+    url              text NOT NULL UNIQUE,             -- articles.url
+    site_id          integer NOT NULL,
+    language         text NOT NULL,
+    source_hash      text NOT NULL,                    -- sha256 of the title and body fed: a re-crawl of the same text is a no-op
+    body_hash        text NOT NULL,                    -- hash of the normalised body's word characters ("exact")
+    simhash          bigint,                           -- unsigned 64-bit fingerprint - 2^63; NULL = too short
+    token_count      integer NOT NULL,
+    shingle_count    integer NOT NULL,
+    sketch           bigint[] NOT NULL,                -- bottom-256 5-shingle hashes (63-bit), ascending
+    keywords         text[] NOT NULL,
+    title_keywords   text[] NOT NULL,
+    canonical_id     bigint REFERENCES near_duplicate_features (id),  -- NULL = canonical; else the cluster's canonical
+    duplicate_method text,                             -- exact, simhash, keywords
+    duplicate_score  real,                             -- the deciding measure (1.0 exact, 1 - d/64, keyword overlap)
+    matched_id       bigint,                           -- the article the decision compared it with
+    resolved         boolean NOT NULL DEFAULT false,   -- canonical checked by the resolution pass
+    checked_at       timestamptz NOT NULL DEFAULT now()
+) WITH (toast_tuple_target = 8160);  -- the 2 KB sketch stays in the row: no TOAST lookup per candidate
+CREATE INDEX near_duplicate_features_body_hash_idx ON near_duplicate_features (body_hash);
+CREATE INDEX near_duplicate_features_canonical_idx ON near_duplicate_features (canonical_id)
+    WHERE canonical_id IS NOT NULL;
+CREATE INDEX near_duplicate_features_unresolved_idx ON near_duplicate_features (id)
+    WHERE canonical_id IS NULL AND NOT resolved;
+
+-- Inverted keyword index, one row per (keyword, article): a btree read backwards gives a keyword's most
+-- recent postings first (the alternative, a GIN index on keywords, was slower: docs/dedup_results.md).
+CREATE TABLE near_duplicate_keywords (
+    keyword     text NOT NULL,
+    article_id  bigint NOT NULL,
+    PRIMARY KEY (keyword, article_id)
+);
+
+-- Simhash pigeonhole keys (pipelines.core.simhash_fingerprint.block_keys): (block index << 32) | block value.
+CREATE TABLE near_duplicate_blocks (
+    block_key   bigint NOT NULL,
+    article_id  bigint NOT NULL,
+    PRIMARY KEY (block_key, article_id)
+);
+
+-- Each duplicate with its canonical article, how it was found and the score.
+CREATE VIEW article_duplicates AS
+SELECT d.url, c.url AS canonical_url, d.duplicate_method, d.duplicate_score, m.url AS matched_url, d.checked_at
+FROM near_duplicate_features d
+JOIN near_duplicate_features c ON c.id = d.canonical_id
+LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
+
+-- One round trip for the stage's lookup: lock the story's keys (transaction-scoped advisory locks, in the
+-- sorted array's order), then find the candidates (each statement of a plpgsql function takes a new snapshot:
+-- the reads see what writers holding the same keys committed while we waited). Rows: the stored row of
+-- p_url, if any ('self'), then each candidate with how it was found and its features. Keyword candidates:
+-- each keyword's p_per_keyword most recent postings (p_layout 'table': the posting table; 'gin': a GIN index
+-- on keywords, benchmarks only), the p_limit sharing most, then only those sharing >= p_min_shared and
+-- whose keyword overlap (p_overlap: 'min' or 'jaccard') reaches p_tau.
+CREATE FUNCTION near_duplicate_candidates(
+    p_lock_keys bigint[], p_url text, p_body_hash text, p_simhash bigint, p_max_distance integer,
+    p_block_keys bigint[], p_keywords text[], p_per_keyword integer, p_limit integer, p_min_shared integer,
+    p_layout text, p_overlap text, p_tau double precision
+) RETURNS TABLE (
+    role text, id bigint, url text, exact boolean, near boolean, shared integer, source_hash text,
+    canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real, has_members boolean,
+    language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[], shingle_count integer,
+    token_count integer, body_hash text
+) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    v_self bigint;
+    v_ids bigint[];
+    v_shared integer[];
+BEGIN
+    PERFORM pg_advisory_xact_lock(k) FROM unnest(p_lock_keys) AS k;
+    SELECT f.id INTO v_self FROM near_duplicate_features f WHERE f.url = p_url;
+    IF p_layout = 'gin' THEN
+        SELECT array_agg(c.id), array_agg(c.n) INTO v_ids, v_shared FROM (
+            SELECT p.id, count(*)::integer AS n
+            FROM unnest(p_keywords) AS k (keyword)
+            CROSS JOIN LATERAL (
+                SELECT f.id FROM near_duplicate_features f
+                WHERE f.keywords @> ARRAY[k.keyword] AND f.id IS DISTINCT FROM v_self
+                ORDER BY f.id DESC LIMIT p_per_keyword) p
+            GROUP BY p.id ORDER BY 2 DESC, 1 DESC LIMIT p_limit) c
+        WHERE c.n >= p_min_shared;
+    ELSE
+        SELECT array_agg(c.id), array_agg(c.n) INTO v_ids, v_shared FROM (
+            SELECT p.article_id AS id, count(*)::integer AS n
+            FROM unnest(p_keywords) AS k (keyword)
+            CROSS JOIN LATERAL (
+                SELECT w.article_id FROM near_duplicate_keywords w
+                WHERE w.keyword = k.keyword AND w.article_id IS DISTINCT FROM v_self
+                ORDER BY w.article_id DESC LIMIT p_per_keyword) p
+            GROUP BY p.article_id ORDER BY 2 DESC, 1 DESC LIMIT p_limit) c
+        WHERE c.n >= p_min_shared;
+    END IF;
+    RETURN QUERY
+    WITH found AS (
+        SELECT f.id, true AS exact, false AS near, 0 AS shared FROM near_duplicate_features f
+        WHERE p_body_hash IS NOT NULL AND f.body_hash = p_body_hash
+        UNION ALL
+        SELECT b.article_id, false, true, 0 FROM near_duplicate_blocks b
+        JOIN near_duplicate_features f ON f.id = b.article_id
+        WHERE p_simhash IS NOT NULL AND b.block_key = ANY (p_block_keys)
+          AND bit_count((f.simhash # p_simhash)::bit(64)) <= p_max_distance
+        UNION ALL
+        SELECT c.id, false, false, c.n FROM unnest(v_ids, v_shared) AS c (id, n)
+    ), candidates AS (
+        SELECT found.id, bool_or(found.exact) AS exact, bool_or(found.near) AS near, max(found.shared) AS shared
+        FROM found WHERE found.id IS DISTINCT FROM v_self GROUP BY found.id
+    )
+    SELECT 'self', f.id, f.url, false, false, 0, f.source_hash, f.canonical_id,
+           (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),
+           f.duplicate_method, f.duplicate_score,
+           EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id),
+           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text
+    FROM near_duplicate_features f WHERE f.id = v_self
+    UNION ALL
+    SELECT 'candidate', f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL, NULL,
+           f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
+           f.body_hash
+    FROM candidates c JOIN near_duplicate_features f ON f.id = c.id
+    CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k
+                        WHERE k = ANY (p_keywords)) s
+    -- A candidate found by keywords only is a duplicate only if its keyword overlap reaches tau: the others
+    -- are not read (their 2 KB sketches are most of a lookup's cost).
+    WHERE c.exact OR c.near OR s.n / greatest(1, CASE WHEN p_overlap = 'min'
+        THEN least(cardinality(f.keywords), cardinality(p_keywords))
+        ELSE cardinality(f.keywords) + cardinality(p_keywords) - s.n END) >= p_tau - 1e-9;
+END
+$$;
+
+-- Scheduled corpus builds (issue 7): one row per `newscorpus build`, its phase (for resuming after a crash)
+-- and its report; the corpus as published (one view every reader goes through); the full-text search index.
+
+CREATE TABLE builds (
+    id             bigserial PRIMARY KEY,
+    build_key      text NOT NULL UNIQUE,             -- the snapshot folder name: 20261122T101500Z-17
+    started_at     timestamptz NOT NULL DEFAULT now(),
+    finished_at    timestamptz,
+    status         text NOT NULL DEFAULT 'running',  -- running, succeeded, completed_with_errors, failed, abandoned
+    phase          text NOT NULL DEFAULT 'crawl',    -- crawl, maintenance, snapshot, done: where a resume starts
+    sites          text[] NOT NULL,
+    site_configs   jsonb NOT NULL DEFAULT '{}'::jsonb, -- site name -> config file (resume crawls the same sites)
+    since          date,                             -- the snapshot holds articles first seen/published since
+    out_dir        text NOT NULL,
+    pid            integer,                          -- of the process running (or last running) the build
+    hostname       text,
+    attempts       integer NOT NULL DEFAULT 1,       -- 1 + number of resumes
+    crawl_run_ids  bigint[] NOT NULL DEFAULT '{}',   -- crawl_runs of this build (their counters feed the report)
+    report         jsonb NOT NULL DEFAULT '{}'::jsonb,
+    error          text
+);
+CREATE INDEX builds_status_idx ON builds (status, started_at);
+
+-- The corpus as published: what snapshots, search and stats read. Body = the line-noise-cleaned body when
+-- there is one. Near-duplicate resolution will narrow this view to canonical articles (one place to change).
+-- revised_at: when the published text last changed (extraction update or re-clean), for incremental indexing.
+CREATE VIEW corpus_articles AS
+SELECT a.id, a.site_id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language,
+       coalesce(a.clean_body, a.body) AS body, a.extraction_method, a.first_seen, a.last_seen, a.updated_at,
+       greatest(a.updated_at, a.cleaned_at) AS revised_at
+FROM articles a
+JOIN sites s ON s.id = a.site_id
+WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL);
+
+-- Full-text search: title and body segmented (jieba for Chinese, lower-cased words otherwise) into a
+-- `simple`-configuration tsvector; filled incrementally by pipelines.build.search_index.index_search.
+CREATE TABLE article_search (
+    article_id  bigint PRIMARY KEY REFERENCES articles (id) ON DELETE CASCADE,
+    vector      tsvector NOT NULL,
+    indexed_at  timestamptz NOT NULL              -- the article's revised_at when it was indexed
+);
+CREATE INDEX article_search_vector_idx ON article_search USING gin (vector);

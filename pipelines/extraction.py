@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 # A pool worker that does not answer in this multiple of the per-page cap is presumed stuck.
 POOL_TIMEOUT_FACTOR = 4
+WARM_UP_PAGE = "<html><body><p>新闻正文，用于预热。A warm-up page, one sentence long.</p></body></html>".encode()
 
 
 def extract_page(raw_body: bytes, url: str, content_type: str | None, max_seconds: float) -> Extraction:
@@ -52,8 +53,17 @@ class ExtractionPipeline:
 
     async def open_spider(self) -> None:
         if self.workers:
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = await self.start_pool()
         await self.database.open(self.crawler.spider.site_config.name)
+
+    async def start_pool(self) -> ProcessPoolExecutor:
+        """A pool whose workers have started and imported the extractor, so the first pages are not billed
+        for process start-up (seconds on a loaded machine) against the per-page time cap."""
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(pool, extract_page, WARM_UP_PAGE, None, None, 5.0)
+                               for _ in range(self.workers)))
+        return pool
 
     async def close_spider(self) -> None:
         if self.pool is not None:
@@ -73,7 +83,7 @@ class ExtractionPipeline:
         except BrokenProcessPool:  # a worker died (e.g. out of memory): count it, restart the pool
             self.crawler.stats.inc_value("newscorpus/extraction/pool_broken")
             logger.error("an extraction worker died on %s; restarting the pool", item.url)
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = await self.start_pool()
             return Extraction(None, None, None, "", None, None, 0.0, "no_body", None)
 
     async def process_item(self, item):

@@ -1,4 +1,5 @@
-"""`newscorpus eval dedup`: near-duplicate detection against the baselines on the labelled dedup data."""
+"""`newscorpus dups`: near-duplicate clusters of the corpus; `newscorpus eval dedup`: near-duplicate detection
+against the baselines on the labelled dedup data."""
 
 from __future__ import annotations
 
@@ -12,6 +13,14 @@ BASELINE_NAMES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from crawler.cli.database_options import add_database_options
+
+    dups = subparsers.add_parser("dups", help="near-duplicate clusters: canonical article and its duplicates")
+    dups.add_argument("--site", help="clusters with an article of this site (default: every site)")
+    dups.add_argument("--limit", type=int, default=20, help="clusters shown, largest first (default 20)")
+    add_database_options(dups)
+    dups.set_defaults(func=run_dups)
+
     evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
         "dedup", help="pair P/R/F1, CE/EE, ARI and docs/s of near-duplicate detection beside the baselines"
     )
@@ -27,6 +36,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--tune", action="store_true", help="fit w, m, the overlap measure, tau and body_tau; report 2-fold CV"
     )
     evaluate.set_defaults(func=run_eval_dedup)
+
+
+def run_dups(args: argparse.Namespace) -> int:
+    from crawler.cli.database_options import open_database
+    from crawler.cli.main import CommandError
+    from pipelines.db.dedup_index_store import list_clusters
+
+    if args.limit < 1:
+        raise CommandError(f"--limit must be >= 1, not {args.limit}")
+    clusters = list_clusters(open_database(args), args.site, args.limit)
+    if not clusters:
+        print("no near-duplicate clusters" + (f" for site {args.site}" if args.site else ""))
+    for cluster in clusters:
+        print(f"{cluster['title'] or '(no title)'}\n  canonical [{cluster['site']}] {cluster['url']}")
+        for member in cluster["members"]:
+            print(f"  duplicate [{member['site']}] {member['url']}  {member['method']} {member['score']:.3f}")
+    return 0
 
 
 def _baselines(text: str) -> list[str]:

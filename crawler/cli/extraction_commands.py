@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--compare",
         default="",
-        help="comma-separated anchors: trafilatura,trafilatura_precision,readability,gne,justext,resiliparse",
+        help="comma-separated anchors: trafilatura,trafilatura_precision,trafilatura_text,"
+        "trafilatura_precision_text,readability,gne,justext,resiliparse",
     )
     evaluate.add_argument("--jsonl", help="per-page results (all systems) to this JSONL file")
     evaluate.add_argument("--floors", help="JSON file of per-language F1 floors; exit 1 when one is missed")
@@ -59,8 +60,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--cross-validate",
         action="store_true",
-        help="also report leave-one-dataset-out F1 (fit on the others, score the held-out)",
+        help="also report held-out F1: leave-one-dataset-out for every method, and for the default method "
+        "(its constants re-tuned on each fold's training pages) leave-one-dataset-out and k folds by site",
     )
+    train.add_argument("--folds", type=int, default=5, help="number of by-site folds for --cross-validate")
     train.set_defaults(func=run_train)
 
 
@@ -130,7 +133,7 @@ def run_extract(args: argparse.Namespace) -> int:
 
 def run_eval(args: argparse.Namespace) -> int:
     from pipelines.evaluation import extraction_eval as ev
-    from pipelines.evaluation.anchors import ANCHORS, load_anchor
+    from pipelines.evaluation.anchors import ANCHORS, INPUTS, load_anchor
 
     try:
         items = ev.load_items(args.data_dirs)
@@ -160,6 +163,7 @@ def run_eval(args: argparse.Namespace) -> int:
         rows[name] = ev.summarise(results)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")
     print(ev.format_table(rows, ("zh", "en", "other", "all")))
+    print("# input: " + "; ".join(f"{name}: {INPUTS.get(name, '?')}" for name in rows))
     for key in args.by:
         print(f"\n# newscorpus F1 by {key}")
         by = ev.summarise(ours, key=lambda r, k=key: getattr(r, k))
@@ -193,5 +197,11 @@ def run_train(args: argparse.Namespace) -> int:
     print(f"wrote {path}: train F1 blocks {model['fit']['blocks_f1']:.3f}, punctuation p={model['punctuation_p']:.3f}")
     if args.cross_validate:
         for line in ev.cross_validate(items, seed=args.seed):
+            print(line)
+        print("# default method, constants re-tuned per fold: leave one dataset out")
+        for line in ev.cross_validate_default(ev.dataset_folds(items)):
+            print(line)
+        print(f"# default method, constants re-tuned per fold: {args.folds} folds by site")
+        for line in ev.cross_validate_default(ev.site_folds(items, args.folds, args.seed)):
             print(line)
     return 0

@@ -16,6 +16,9 @@ COMMAND_MODULES = (
     "crawler.cli.demo_command",
     "crawler.cli.extraction_commands",
     "crawler.cli.dedup_commands",
+    "crawler.cli.line_noise_commands",
+    "crawler.cli.distributed_commands",
+    "crawler.cli.build_commands",
 )
 
 

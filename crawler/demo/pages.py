@@ -13,6 +13,10 @@ ZH_SECTION, EN_SECTION = "china", "world"
 COPYRIGHT_ZH = "版权所有 © 2026 示例新闻网 保留所有权利"
 FEEDBACK_ZH = "如果你对新闻频道有任何意见或建议，请到交流平台反馈"
 COPYRIGHT_EN = "Copyright © 2026 Demo News. All rights reserved."
+# A line every article body of the demo ends with (inside the body region, so extraction keeps it and the
+# line-noise stage has something to learn and remove).
+BODY_NOISE_ZH = "责任编辑：李明 【纠错】 【分享到微信】"
+BODY_NOISE_EN = "Share this article: email, X, Facebook. Sign up for our daily newsletter."
 
 
 @dataclass(frozen=True)
@@ -51,24 +55,47 @@ def generate_articles(count: int = 30, seed: int = 20261122) -> list[DemoArticle
             encoding = "gbk-meta"
         elif lang == "zh" and number % 30 in (11, 16):
             encoding = "gbk-undeclared"
-        topics, sentences, places, authors = (
-            (texts.ZH_TOPICS, texts.ZH_SENTENCES, texts.ZH_PLACES, texts.ZH_AUTHORS) if lang == "zh"
-            else (texts.EN_TOPICS, texts.EN_SENTENCES, texts.EN_PLACES, texts.EN_AUTHORS)
-        )
-        topic, place = rng.choice(topics), rng.choice(places)
-        paragraphs = []
-        for _ in range(rng.randint(4, 7)):
-            chosen = rng.sample(sentences, rng.randint(2, 4))
-            joiner = "" if lang == "zh" else " "
-            paragraphs.append(joiner.join(s.format(topic=topic, place=place) for s in chosen))
-        if lang == "zh":
-            title = f"{place}{topic}工作取得新进展（第{number}期）"
-        else:
-            title = f"{place} reports progress on {topic} (report {number})"
+        places, authors = ((texts.ZH_PLACES, texts.ZH_AUTHORS) if lang == "zh"
+                           else (texts.EN_PLACES, texts.EN_AUTHORS))
+        place = rng.choice(places)
+        paragraphs = tuple(_paragraph(rng, lang, place) for _ in range(rng.randint(4, 7)))
+        title = _title(rng, lang, place, number)
         published = date(2026, 11, 1) + timedelta(days=number % 20)
-        articles.append(DemoArticle(number, lang, encoding, title, rng.choice(authors), published,
-                                    tuple(paragraphs)))
+        articles.append(DemoArticle(number, lang, encoding, title, rng.choice(authors), published, paragraphs))
     return articles
+
+
+def _project(rng: random.Random, lang: str) -> str:
+    if lang == "zh":
+        return rng.choice(texts.ZH_ADJ) + rng.choice(texts.ZH_NOUN) + rng.choice(texts.ZH_SUFFIX)
+    return f"the {rng.choice(texts.EN_ADJ)} {rng.choice(texts.EN_NOUN)} {rng.choice(texts.EN_SUFFIX)}"
+
+
+def _sentence(rng: random.Random, lang: str, place: str) -> str:
+    """One sentence from independently drawn short parts (crawler.demo.texts)."""
+    number = rng.randint(2, 99)
+    if lang == "zh":
+        detail = rng.choice(texts.ZH_DETAIL) if rng.random() < 0.4 else ""
+        return (f"{detail}{rng.choice(texts.ZH_WHEN)}，{place}{rng.choice(texts.ZH_ORG)}{rng.choice(texts.ZH_DID)}"
+                f"{_project(rng, lang)}，{rng.choice(texts.ZH_COUNT)}{number}{rng.choice(texts.ZH_UNIT)}"
+                f"{rng.choice(texts.ZH_OUTCOME)}。")
+    detail = rng.choice(texts.EN_DETAIL) + " " if rng.random() < 0.4 else ""
+    when = rng.choice(texts.EN_WHEN)
+    sentence = (f"{detail}{when if not detail else when[0].lower() + when[1:]}, the {place} "
+                f"{rng.choice(texts.EN_ORG)} {rng.choice(texts.EN_DID)} {_project(rng, lang)}; "
+                f"{rng.choice(texts.EN_COUNT).lower()}, {number} {rng.choice(texts.EN_UNIT)} "
+                f"{rng.choice(texts.EN_OUTCOME)}.")
+    return sentence[0].upper() + sentence[1:]
+
+
+def _paragraph(rng: random.Random, lang: str, place: str) -> str:
+    return ("" if lang == "zh" else " ").join(_sentence(rng, lang, place) for _ in range(rng.randint(2, 4)))
+
+
+def _title(rng: random.Random, lang: str, place: str, number: int) -> str:
+    if lang == "zh":
+        return f"{place}{rng.choice(texts.ZH_ORG)}推进{_project(rng, lang)}（第{number}期）"
+    return f"{place} {rng.choice(texts.EN_ORG)} moves ahead with {_project(rng, lang)} (report {number})"
 
 
 def _layout(title: str, lang: str, main: str, sidebar_links: list[tuple[str, str]], meta_charset: str | None) -> str:
@@ -98,6 +125,7 @@ def render_article(article: DemoArticle, others: list[DemoArticle]) -> bytes:
     else:
         byline = f"By {article.author} | Published {article.published:%d %B %Y}"
     paragraphs = "".join(f"<p>{escape(p)}</p>" for p in article.paragraphs)
+    paragraphs += f"<p>{BODY_NOISE_ZH if article.lang == 'zh' else BODY_NOISE_EN}</p>"
     main = (
         f'<div class="crumbs"><a href="/">Demo News</a> &gt; <a href="/section/{article.section}/">'
         f'{article.section}</a></div><h1>{escape(article.title)}</h1><div class="byline">{escape(byline)}</div>'

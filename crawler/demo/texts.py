@@ -2,55 +2,60 @@
 
 from __future__ import annotations
 
-ZH_TOPICS = (
-    "城市公共交通", "乡村教育", "新能源汽车", "长江生态保护", "冬季供暖", "老旧小区改造", "青年就业",
-    "跨境电商", "社区养老", "博物馆数字化", "粮食生产", "海洋渔业", "高铁网络", "山区旅游", "科技创新",
-    "非遗传承", "医疗服务", "垃圾分类", "体育赛事", "气象预警",
-)
-ZH_SENTENCES = (
-    "记者从有关部门了解到，{topic}相关工作今年取得了明显进展，多项指标好于预期。",
-    "据介绍，{topic}项目覆盖全市十二个区县，惠及群众超过三十万人。",
-    "专家表示，推进{topic}需要政府、企业和社会各方形成合力，久久为功。",
-    "在{place}，当地居民对{topic}的变化感受最为直接，不少人说生活更方便了。",
-    "一位参与{topic}工作的负责人告诉记者：“我们既要把好事办好，也要把实事办实。”",
-    "数据显示，前三季度与{topic}有关的投资同比增长百分之十二点五。",
-    "下一步，{place}将继续完善配套政策，推动{topic}向纵深发展。",
-    "业内人士认为，{topic}的关键在于机制创新，要让更多市场主体参与进来。",
-    "今年以来，{place}围绕{topic}出台了一系列措施，取得了阶段性成果。",
-    "为了解决群众反映强烈的问题，工作人员深入一线，逐户走访，收集意见建议。",
-    "与此同时，相关部门加强监督检查，确保各项措施落到实处，不搞形式主义。",
-    "不少受访者表示，希望{topic}能够持续推进，让更多家庭从中受益。",
-    "据悉，{place}还计划在明年举办专题论坛，邀请国内外专家共同探讨{topic}的未来。",
-    "从试点到推广，{topic}走过了一条不平凡的道路，也积累了宝贵经验。",
-    "值得注意的是，{topic}在推进过程中也遇到了资金、人才和技术等方面的挑战。",
-    "对此，有关方面表示将加大支持力度，统筹各类资源，帮助基层解决实际困难。",
-)
 ZH_PLACES = ("杭州", "成都", "西安", "武汉", "长沙", "昆明", "青岛", "厦门", "兰州", "南宁")
 ZH_AUTHORS = ("王晓明", "李静", "张伟", "刘洋", "陈思远", "赵敏")
 
-EN_TOPICS = (
-    "city bus network", "rural schools", "electric vehicles", "river clean-up", "winter heating",
-    "housing renovation", "youth employment", "online retail", "elderly care", "museum archives",
-    "grain harvest", "coastal fisheries", "high-speed rail", "mountain tourism", "research funding",
-    "folk crafts", "hospital services", "recycling rules", "marathon season", "storm warnings",
-)
-EN_SENTENCES = (
-    "Officials said on Tuesday that the {topic} programme had made clear progress this year.",
-    "The plan covers twelve districts in {place} and reaches more than 300,000 residents, they said.",
-    "Experts say that improving the {topic} will take steady effort from government, business and citizens.",
-    "In {place}, residents say they have noticed the changes to the {topic} in their daily lives.",
-    "\"We want to get the details right, not just the headlines,\" said one official in charge of the work.",
-    "Figures released this month show that investment linked to the {topic} rose 12.5 percent.",
-    "Next year, {place} plans to extend the scheme and publish a review of what has worked so far.",
-    "Analysts argue that the key to the {topic} is better coordination between local agencies.",
-    "Since January, {place} has introduced a series of measures aimed at the {topic}.",
-    "Staff visited households door to door to collect complaints and suggestions from the public.",
-    "Inspectors will check that the measures are carried out as promised, the council said.",
-    "Several people interviewed said they hoped the {topic} would continue to improve.",
-    "A forum on the future of the {topic} is planned for the spring, with speakers from abroad.",
-    "The project began as a small pilot and has since grown into a city-wide effort.",
-    "Challenges remain, including funding gaps, a shortage of skilled staff and ageing equipment.",
-    "The regional government said it would increase support and help districts solve practical problems.",
-)
 EN_PLACES = ("Leeds", "Bristol", "Cardiff", "Glasgow", "Dundee", "Norwich", "Exeter", "York", "Bath", "Derby")
 EN_AUTHORS = ("Jane Porter", "Sam Okafor", "Lena Fischer", "Tom Reyes", "Priya Nair", "Owen Hughes")
+
+# Sentence slots: each sentence is built from short parts drawn independently (crawler.demo.pages), so two
+# demo articles share few runs of five characters or words: a near-duplicate detector must see different
+# stories (a reprint test copies an article instead).
+ZH_WHEN = ("今年三月以来", "上周", "近日", "本月初", "去年年底", "假期期间", "入冬以来", "连日来", "今年上半年",
+           "前不久", "周二上午", "十月中旬", "从去年起", "本周", "日前")
+ZH_ORG = ("交通局", "教育局", "民营企业", "志愿服务队", "农业农村局", "职业学院", "生态环境局", "街道办", "文化馆",
+          "卫健委", "物流公司", "管委会", "气象台", "创业团队", "住建局", "港口集团", "人民医院", "体育局",
+          "科研院所", "商务局")
+ZH_DID = ("启动了", "完成了", "试点了", "发布了", "开展了", "推进了", "升级了", "举办了", "整治了", "规划了",
+          "启用了", "组织了")
+ZH_ADJ = ("智能", "绿色", "夜间", "基层", "跨境", "沿江", "老旧", "高校", "社区", "城际", "山区", "近海", "传统",
+          "数字", "应急", "乡村", "低碳", "共享", "便民", "公共")
+ZH_NOUN = ("公交", "湿地", "管网", "食堂", "古籍", "农田", "民宿", "刺绣", "医疗", "足球", "预警", "夜市", "充电",
+           "物流", "养老", "教育", "文化", "水利", "电网", "出行", "图书", "菜场", "停车", "体育")
+ZH_SUFFIX = ("改造工程", "试点项目", "提升行动", "服务体系", "建设计划", "补贴政策", "整治方案", "运营模式",
+             "监测平台", "培训课程", "保障机制", "示范基地")
+ZH_COUNT = ("目前已有", "截至上月底共有", "据初步统计约有", "全年预计将有", "第一批共有", "今年累计有", "周边已有",
+            "全市已有", "试点地区已有", "各区县已有")
+ZH_UNIT = ("个社区", "家企业", "所学校", "万户家庭", "个村庄", "名志愿者", "条线路", "处站点")
+ZH_OUTCOME = ("参与其中", "从中受益", "完成验收", "提交申请", "签订协议", "接入系统", "纳入名单", "获得补助",
+              "开展自查", "反馈意见")
+ZH_DETAIL = ("据工作人员介绍，", "记者在现场看到，", "一位受访者说，", "数据显示，", "有关负责人透露，",
+             "值得一提的是，", "与此同时，", "据了解，", "业内人士分析，", "对此，")
+
+EN_WHEN = ("Since March", "Last week", "This month", "Late last year", "Over the holiday weekend", "Since the autumn",
+           "For several days", "In the first half of the year", "On Tuesday morning", "In mid-October",
+           "Earlier this year", "This week", "Recently")
+EN_ORG = ("transport office", "education board", "engineering firm", "volunteer group", "farming agency",
+          "technical college", "environment department", "neighbourhood council", "arts centre", "health trust",
+          "logistics company", "science park", "weather service", "start-up team", "housing department",
+          "port operator", "county hospital", "sports council", "research institute", "trade office")
+EN_DID = ("launched", "completed", "piloted", "published", "organised", "sped up", "overhauled", "opened",
+          "redesigned", "funded", "reviewed", "expanded")
+EN_ADJ = ("smart", "green", "night-time", "rural", "cross-border", "riverside", "ageing", "campus", "community",
+          "intercity", "mountain", "coastal", "traditional", "digital", "emergency", "village", "low-carbon",
+          "shared", "local", "public")
+EN_NOUN = ("bus", "wetland", "water-main", "canteen", "archive", "farmland", "guesthouse", "embroidery", "clinic",
+           "football", "flood-warning", "market", "charging", "delivery", "care-home", "school", "library",
+           "irrigation", "power-grid", "cycling", "book", "grocery", "parking", "swimming")
+EN_SUFFIX = ("renovation works", "pilot scheme", "upgrade drive", "service network", "building plan",
+             "subsidy rules", "clean-up plan", "operating model", "monitoring platform", "training course",
+             "support fund", "showcase site")
+EN_COUNT = ("So far", "By the end of last month", "According to early figures", "This year", "In the first round",
+            "Across the city", "In the pilot districts", "Nearby")
+EN_UNIT = ("neighbourhoods", "companies", "schools", "thousand households", "villages", "volunteers", "routes",
+           "sites")
+EN_OUTCOME = ("have joined in", "have benefited", "have passed inspection", "have applied", "have signed up",
+              "have been connected", "have been listed", "have received grants", "have begun self-checks",
+              "have sent feedback")
+EN_DETAIL = ("According to staff,", "At the scene,", "One resident said that", "Figures show that",
+             "An official said that", "Notably,", "Meanwhile,", "Reportedly,", "Analysts noted that", "In response,")

@@ -15,11 +15,13 @@ from pipelines.core.near_duplicate import DedupConfig, DedupDecision, DocumentFe
 from pipelines.core.simhash_fingerprint import block_keys, hamming_distance
 
 DocId = Hashable
-# Posting entries read per keyword lookup, rarest keywords first: common keywords have postings that grow
-# with the corpus, so a fixed budget keeps the per-article cost flat (benchmarks/dedup_throughput.py: en
-# docs/s fell 403 → 275 from 0 to 100k indexed articles with a per-keyword cap of 2000 instead). Rare
-# keywords are also the informative ones. 4000 never binds on the 716-document dev set.
-MAX_POSTINGS_SCANNED = 4000
+# Postings read per keyword, the most recent first. A common keyword's posting grows with the corpus; reading
+# only its latest entries bounds a lookup to max_keywords x this many entries whatever the corpus size, keeps
+# the recent articles (where reprints of a story are) and reads rare keywords' postings whole. Replaces a
+# "rarest keywords first within 2000 entries" budget, which needs every posting's length: a second index
+# lookup per keyword in Postgres. Labelled-pair F1 on the 716-document dev set is the same (eval 2026-11:
+# no dev posting reaches 100); growth: benchmarks/dedup_throughput.py, docs/dedup_results.md.
+MAX_POSTINGS_PER_KEYWORD = 100
 
 
 class DedupIndex(Protocol):
@@ -30,8 +32,8 @@ class DedupIndex(Protocol):
     def simhash_candidates(self, fingerprint: int, max_distance: int) -> list[DocId]: ...
 
     def keyword_candidates(self, keywords: Iterable[str], limit: int) -> list[tuple[DocId, int]]:
-        """Articles sharing keywords, most shared first: (doc_id, number of shared keywords). Reads the
-        postings of the rarest keywords first, within MAX_POSTINGS_SCANNED entries."""
+        """Articles sharing keywords: (doc_id, number of shared keywords), most shared first, then the most
+        recently added. Reads at most the MAX_POSTINGS_PER_KEYWORD most recent entries of each keyword."""
         ...
 
     def features(self, doc_ids: Sequence[DocId]) -> dict[DocId, DocumentFeatures]: ...
@@ -41,6 +43,7 @@ class InMemoryDedupIndex:
     def __init__(self, simhash_distance: int) -> None:
         self.simhash_distance = simhash_distance
         self._features: dict[DocId, DocumentFeatures] = {}
+        self._added: dict[DocId, int] = {}  # insertion rank: "most recent" in ties, as the store's id order
         self._by_keyword: dict[str, list[DocId]] = defaultdict(list)
         self._by_block: dict[int, list[DocId]] = defaultdict(list)
         self._by_hash: dict[str, list[DocId]] = defaultdict(list)
@@ -50,6 +53,7 @@ class InMemoryDedupIndex:
 
     def add(self, doc_id: DocId, features: DocumentFeatures) -> None:
         self._features[doc_id] = features
+        self._added[doc_id] = len(self._added)
         for keyword in features.keywords:
             self._by_keyword[keyword].append(doc_id)
         if features.simhash is not None:
@@ -74,14 +78,10 @@ class InMemoryDedupIndex:
 
     def keyword_candidates(self, keywords: Iterable[str], limit: int) -> list[tuple[DocId, int]]:
         shared: Counter[DocId] = Counter()
-        postings = sorted((self._by_keyword.get(k, []) for k in set(keywords)), key=len)
-        budget = MAX_POSTINGS_SCANNED
-        for posting in postings:
-            if len(posting) > budget:
-                break
-            budget -= len(posting)
-            shared.update(posting)
-        return shared.most_common(limit)
+        for keyword in set(keywords):
+            shared.update(self._by_keyword.get(keyword, [])[-MAX_POSTINGS_PER_KEYWORD:])
+        ranked = sorted(shared.items(), key=lambda item: (-item[1], -self._added[item[0]]))
+        return ranked[:limit]
 
     def features(self, doc_ids: Sequence[DocId]) -> dict[DocId, DocumentFeatures]:
         return {doc_id: self._features[doc_id] for doc_id in doc_ids if doc_id in self._features}
@@ -92,8 +92,11 @@ def find_duplicates(features: DocumentFeatures, index: DedupIndex, config: Dedup
     ids: dict[DocId, None] = dict.fromkeys(index.exact_candidates(features.body_hash) if features.token_count else [])
     if features.simhash is not None:
         ids.update(dict.fromkeys(index.simhash_candidates(features.simhash, config.simhash_distance)))
+    # An article whose title yields a single keyword (a form field, a song title of stopwords) still
+    # gets candidates sharing all of its keywords.
+    min_shared = max(1, min(config.min_shared_keywords, len(features.keywords)))
     for doc_id, shared in index.keyword_candidates(features.keywords, config.candidate_limit):
-        if shared >= config.min_shared_keywords:
+        if shared >= min_shared:
             ids.setdefault(doc_id, None)
     found = index.features(list(ids))
     return decide(features, [(doc_id, found[doc_id]) for doc_id in ids if doc_id in found], config)

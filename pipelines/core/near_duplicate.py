@@ -28,8 +28,8 @@ class DedupConfig:
     """Defaults: paper values where it gives them, else fitted by `newscorpus eval dedup --tune` (see
     docs/dedup_results.md, 2026-11, ../shared/data/dedup)."""
 
-    window: int = 3  # ±w tokens around a title keyword; paper: no value given; --tune grid, w=3 m=1 best
-    min_cooccurrence: int = 1  # m: windows a body word must appear in; --tune grid {1, 2, 3}
+    window: int = 5  # ±w tokens around a title keyword; paper: no value given; --tune grid best (w=5, m=2)
+    min_cooccurrence: int = 2  # m: windows a body word must appear in; --tune grid {1, 2, 3}
     max_keywords: int = 40  # cap on |title ∪ body keywords|: bounds index size (not tuned)
     overlap: Literal["min", "jaccard"] = "min"  # |A∩B| / min(|A|,|B|) (paper: overlap ratio); --tune chose min
     tau: float = 0.15  # keyword overlap threshold; --tune fit 2026-11 (plateau 0.10–0.25)

@@ -54,7 +54,8 @@ def shingle_hashes(ids: np.ndarray) -> np.ndarray:
     mixed ^= mixed >> np.uint64(27)
     mixed *= _MIX_2
     mixed ^= mixed >> np.uint64(31)
-    return np.unique(mixed >> np.uint64(1))
+    ordered = np.sort(mixed >> np.uint64(1))  # sort + neighbour test: np.unique's hash path was ~4x slower here
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def sketch_body(normalized_body: str, lang: str) -> ShingleSketch:

@@ -80,6 +80,11 @@ def article_row(item: PageItem, site_id: int, page_content_hash: str) -> dict:
         "extraction_method": item.extraction_method,
         "confidence": item.confidence,
         "seen_at": item.fetched_at,
+        # Line-noise stage (NULL clean_body = not cleaned: export falls back to body).
+        "clean_body": without_nul(item.clean_body),
+        "noise_lines": item.noise_lines,
+        "noise_hashes": list(item.noise_hashes) if item.clean_body is not None else None,
+        "cleaned_with_articles_seen": item.cleaned_with_articles_seen,
     }
 
 

@@ -32,11 +32,14 @@ RETURNING id, (xmax = 0) AS inserted
 
 -- name: upsert_article
 INSERT INTO articles (site_id, url, page_id, title, author, published_at, body, language, body_hash, encoding,
-                      extraction_method, confidence, first_seen, last_seen, updated_at)
+                      extraction_method, confidence, first_seen, last_seen, updated_at,
+                      clean_body, noise_lines, noise_hashes, cleaned_with_articles_seen, cleaned_at)
 VALUES (%(site_id)s, %(url)s,
         (SELECT id FROM pages WHERE url = %(page_url)s AND content_hash = %(content_hash)s),
         %(title)s, %(author)s, %(published_at)s, %(body)s, %(language)s, %(body_hash)s, %(encoding)s,
-        %(extraction_method)s, %(confidence)s, %(seen_at)s, %(seen_at)s, %(seen_at)s)
+        %(extraction_method)s, %(confidence)s, %(seen_at)s, %(seen_at)s, %(seen_at)s,
+        %(clean_body)s, %(noise_lines)s, %(noise_hashes)s::uuid[], %(cleaned_with_articles_seen)s,
+        CASE WHEN %(clean_body)s::text IS NULL THEN NULL ELSE now() END)
 ON CONFLICT (url) DO UPDATE
 SET last_seen = greatest(articles.last_seen, EXCLUDED.last_seen),
     page_id = coalesce(EXCLUDED.page_id, articles.page_id),
@@ -52,7 +55,12 @@ SET last_seen = greatest(articles.last_seen, EXCLUDED.last_seen),
     body_hash = EXCLUDED.body_hash,
     encoding = EXCLUDED.encoding,
     extraction_method = EXCLUDED.extraction_method,
-    confidence = EXCLUDED.confidence
+    confidence = EXCLUDED.confidence,
+    clean_body = EXCLUDED.clean_body,
+    noise_lines = EXCLUDED.noise_lines,
+    noise_hashes = EXCLUDED.noise_hashes,
+    cleaned_with_articles_seen = EXCLUDED.cleaned_with_articles_seen,
+    cleaned_at = EXCLUDED.cleaned_at
 RETURNING id, (xmax = 0) AS inserted, updated_at
 
 -- name: list_articles
@@ -73,7 +81,9 @@ JOIN sites s ON s.id = a.site_id
 WHERE a.url = %(url)s
 
 -- name: export_articles
-SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language, a.body,
+-- The cleaned body (pipelines.linenoise) when there is one, else the extracted body.
+SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language,
+       coalesce(a.clean_body, a.body) AS body,
        a.extraction_method, a.first_seen, a.last_seen
 FROM articles a
 JOIN sites s ON s.id = a.site_id

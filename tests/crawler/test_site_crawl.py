@@ -100,7 +100,7 @@ def test_second_crawl_adds_no_rows_and_moves_last_seen(crawled):
     before = table_counts(dsn)
     with psycopg.connect(dsn) as connection:
         last_seen_before = connection.execute("SELECT max(last_seen) FROM articles").fetchone()[0]
-    result = run_crawl(dsn, f"site={config}")
+    result = run_crawl(dsn, f"site={config}", settings={"NEWSCORPUS_REFETCH_AFTER_HOURS": "0"})
     assert result.returncode == 0, result.stderr[-3000:]
     assert table_counts(dsn) == before
     with psycopg.connect(dsn) as connection:

@@ -159,7 +159,7 @@ def _extract(
     elif method == "blocks":
         lines = blocks_method.select_blocks(blocks, model)
     else:
-        lines = default_method.choose_region(blocks).lines
+        lines = default_method.choose_region(blocks, titles=head.titles).lines
     body = "\n".join(lines)
     body_chars = len(body) - body.count(" ") - body.count("\n")
     total_chars = sum(block.chars for block in blocks)

@@ -9,6 +9,7 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
+_LETTER = re.compile(r"[^\W\d_]")
 _LATIN_WORD = re.compile(r"[a-zA-Z\u00c0-\u024f]+")
 _ENGLISH_STOPWORDS = frozenset(
     "the of and to in a is that for it was on with as by he his at from are be this have said not".split()
@@ -25,7 +26,7 @@ MIN_STOPWORD_SHARE = 0.15
 def detect_language(text: str) -> str | None:
     """ "zh", "ja", "ko", "ru", "ar", "en", or None when unsure (other Latin-script languages)."""
     sample = text[:SAMPLE_CHARS]
-    letters = sum(1 for ch in sample if ch.isalpha())
+    letters = len(_LETTER.findall(sample))
     if not letters:
         return None
     kana = len(_KANA.findall(sample))

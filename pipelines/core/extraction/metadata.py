@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -53,6 +53,8 @@ class Metadata:
     title: str | None = None
     author: str | None = None
     published_at: str | None = None
+    # Every title the page states (<title>, og:title, twitter:title), for locating the headline.
+    titles: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
 
 _NOT_A_NAME = frozenset({"no author", "unknown", "admin", "staff", "none", "null"})
@@ -158,6 +160,8 @@ def head_metadata(root: etree._Element) -> Metadata:
     h1 = _clean(h1_element.xpath("string()")) if h1_element is not None else None
     og_title = next((_clean(meta[k]) for k in TITLE_META if meta.get(k)), None)
     result = Metadata(title=_best_title(page_title, og_title, h1))
+    stated = [page_title] + [_clean(meta.get(k)) for k in TITLE_META]
+    result.titles = tuple(dict.fromkeys(t for t in stated if t))
     for obj in _json_ld(root):
         if result.published_at is None and isinstance(obj.get("datePublished"), str):
             result.published_at = iso_date(obj["datePublished"])

@@ -1,0 +1,161 @@
+-- Named queries of the near-duplicate index (migrations/0003_near_duplicates.sql); parameters always bound.
+
+-- name: lock_keys
+-- Transaction-scoped advisory locks on a story's candidate keys, taken in the (sorted) array's order so two
+-- writers never wait on each other in a cycle. unnest yields the elements in array order.
+SELECT count(pg_advisory_xact_lock(key)) FROM unnest(%(keys)s::bigint[]) AS key
+
+-- name: stored_by_url
+SELECT id, source_hash, canonical_id, duplicate_method, duplicate_score, keywords, simhash,
+       EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id) AS has_members,
+       (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id) AS canonical_url
+FROM near_duplicate_features f
+WHERE url = %(url)s
+
+-- name: exact_candidates
+SELECT id FROM near_duplicate_features WHERE body_hash = %(body_hash)s ORDER BY id
+
+-- name: simhash_candidates
+-- Articles sharing a pigeonhole block with the fingerprint; the Hamming distance is checked by the caller.
+SELECT DISTINCT f.id, f.simhash
+FROM near_duplicate_blocks b
+JOIN near_duplicate_features f ON f.id = b.article_id
+WHERE b.block_key = ANY (%(keys)s::bigint[])
+
+-- name: keyword_candidates
+-- Table layout: each keyword's most recent `per_keyword` postings (a backward btree scan), counted.
+SELECT p.article_id, count(*) AS shared
+FROM unnest(%(keywords)b::text[]) AS k (keyword)
+CROSS JOIN LATERAL (
+    SELECT article_id FROM near_duplicate_keywords
+    WHERE keyword = k.keyword
+    ORDER BY article_id DESC
+    LIMIT %(per_keyword)s
+) p
+GROUP BY p.article_id
+ORDER BY shared DESC, p.article_id DESC
+LIMIT %(limit)s
+
+-- name: keyword_candidates_gin
+-- GIN layout (benchmarks only: a GIN index on near_duplicate_features.keywords instead of the table).
+SELECT p.id, count(*) AS shared
+FROM unnest(%(keywords)b::text[]) AS k (keyword)
+CROSS JOIN LATERAL (
+    SELECT id FROM near_duplicate_features
+    WHERE keywords @> ARRAY[k.keyword]
+    ORDER BY id DESC
+    LIMIT %(per_keyword)s
+) p
+GROUP BY p.id
+ORDER BY shared DESC, p.id DESC
+LIMIT %(limit)s
+
+-- name: features
+SELECT id, url, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count, body_hash,
+       canonical_id
+FROM near_duplicate_features
+WHERE id = ANY (%(ids)s::bigint[])
+
+-- name: insert_features
+-- The article's features, postings and block keys in one statement.
+WITH article AS (
+    INSERT INTO near_duplicate_features (url, site_id, language, source_hash, body_hash, simhash, token_count,
+                                         shingle_count, sketch, keywords, title_keywords, canonical_id,
+                                         duplicate_method, duplicate_score, matched_id, resolved)
+    VALUES (%(url)s, %(site_id)s, %(language)s, %(source_hash)s, %(body_hash)s, %(simhash)s, %(token_count)s,
+            %(shingle_count)s, %(sketch)b, %(keywords)b, %(title_keywords)b, %(canonical_id)s, %(method)s,
+            %(score)s, %(matched_id)s, %(canonical_id)s::bigint IS NOT NULL)
+    RETURNING id
+), postings AS (
+    INSERT INTO near_duplicate_keywords (keyword, article_id)
+    SELECT k, article.id FROM article, unnest(%(postings)b::text[]) AS k
+), blocks AS (
+    INSERT INTO near_duplicate_blocks (block_key, article_id)
+    SELECT k, article.id FROM article, unnest(%(block_keys)b::bigint[]) AS k
+)
+SELECT id FROM article
+
+-- name: update_features
+-- A re-crawl whose text changed: new features and decision (old postings deleted first, new ones written).
+WITH article AS (
+    UPDATE near_duplicate_features
+    SET language = %(language)s, source_hash = %(source_hash)s, body_hash = %(body_hash)s, simhash = %(simhash)s,
+        token_count = %(token_count)s, shingle_count = %(shingle_count)s, sketch = %(sketch)b,
+        keywords = %(keywords)b, title_keywords = %(title_keywords)b, canonical_id = %(canonical_id)s,
+        duplicate_method = %(method)s, duplicate_score = %(score)s, matched_id = %(matched_id)s,
+        resolved = %(canonical_id)s::bigint IS NOT NULL, checked_at = now()
+    WHERE id = %(id)s
+    RETURNING id
+), postings AS (
+    INSERT INTO near_duplicate_keywords (keyword, article_id)
+    SELECT k, article.id FROM article, unnest(%(postings)b::text[]) AS k
+), blocks AS (
+    INSERT INTO near_duplicate_blocks (block_key, article_id)
+    SELECT k, article.id FROM article, unnest(%(block_keys)b::bigint[]) AS k
+)
+SELECT id FROM article
+
+-- name: delete_postings
+DELETE FROM near_duplicate_keywords WHERE article_id = %(id)s AND keyword = ANY (%(keywords)b::text[])
+
+-- name: delete_blocks
+DELETE FROM near_duplicate_blocks WHERE article_id = %(id)s AND block_key = ANY (%(keys)s::bigint[])
+
+-- name: lock_canonical
+-- The cluster's canonical row, locked: a concurrent promotion of the same cluster waits, and a promotion
+-- that committed first is seen (canonical_id no longer NULL: follow it).
+SELECT id, canonical_id FROM near_duplicate_features WHERE id = %(id)s FOR UPDATE
+
+-- name: link_duplicate
+UPDATE near_duplicate_features
+SET canonical_id = %(canonical_id)s, duplicate_method = %(method)s, duplicate_score = %(score)s,
+    matched_id = %(matched_id)s, resolved = true
+WHERE id = %(id)s
+
+-- name: relink_members
+-- Promotion or merge: every member of the old canonical's cluster now points to the new canonical.
+UPDATE near_duplicate_features SET canonical_id = %(new_canonical_id)s
+WHERE canonical_id = %(old_canonical_id)s AND id <> %(new_canonical_id)s
+
+-- name: make_canonical
+UPDATE near_duplicate_features
+SET canonical_id = NULL, duplicate_method = NULL, duplicate_score = NULL, matched_id = NULL
+WHERE id = %(id)s
+
+-- name: mark_resolved
+UPDATE near_duplicate_features SET resolved = true WHERE id = ANY (%(ids)s::bigint[])
+
+-- name: unresolved_canonicals
+SELECT f.id FROM near_duplicate_features f
+JOIN sites s ON s.id = f.site_id
+WHERE f.canonical_id IS NULL AND NOT f.resolved
+  AND (%(sites)s::text[] IS NULL OR s.name = ANY (%(sites)s::text[]))
+ORDER BY f.id
+LIMIT %(limit)s
+
+-- name: canonical_counts
+SELECT count(*) FILTER (WHERE canonical_id IS NULL) AS canonical,
+       count(*) FILTER (WHERE canonical_id IS NOT NULL) AS duplicates
+FROM near_duplicate_features
+
+-- name: clusters
+-- `newscorpus dups`: clusters with at least one duplicate, largest first; members with method and score.
+SELECT c.id, c.url, coalesce(a.title, '') AS title, s.name AS site,
+       json_agg(json_build_object('url', m.url, 'method', m.duplicate_method, 'score', m.duplicate_score,
+                                  'site', ms.name) ORDER BY m.id) AS members
+FROM near_duplicate_features c
+JOIN near_duplicate_features m ON m.canonical_id = c.id
+JOIN sites s ON s.id = c.site_id
+JOIN sites ms ON ms.id = m.site_id
+LEFT JOIN articles a ON a.url = c.url
+WHERE c.canonical_id IS NULL
+GROUP BY c.id, c.url, a.title, s.name
+HAVING %(site)s::text IS NULL OR bool_or(s.name = %(site)s OR ms.name = %(site)s)
+ORDER BY count(*) DESC, c.id
+LIMIT %(limit)s
+
+-- name: candidates
+-- The stage's locked lookup in one round trip (migrations/0003: near_duplicate_candidates).
+SELECT * FROM near_duplicate_candidates(%(lock_keys)b, %(url)s, %(body_hash)s, %(simhash)s, %(max_distance)s,
+                                        %(block_keys)b, %(keywords)b, %(per_keyword)s, %(limit)s,
+                                        %(min_shared)s, %(layout)s, %(overlap)s, %(tau)s)

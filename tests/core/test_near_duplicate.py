@@ -1,0 +1,121 @@
+"""Near-duplicate decision, canonical rule and the in-memory index, on Chinese and English articles."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
+from pipelines.core.near_duplicate import (
+    DedupConfig,
+    build_features,
+    decide,
+    judge_pair,
+    keyword_overlap,
+    prefers_as_canonical,
+)
+from tests.core.dedup_texts import (
+    EN_FOLLOWUP_PARAGRAPHS,
+    EN_FOLLOWUP_TITLE,
+    EN_PARAGRAPHS,
+    EN_TITLE,
+    ZH_FOLLOWUP_PARAGRAPHS,
+    ZH_FOLLOWUP_TITLE,
+    ZH_PARAGRAPHS,
+    ZH_TITLE,
+    en_reprint,
+    zh_reprint,
+)
+
+CONFIG = DedupConfig()
+ZH_ORIGINAL = build_features(ZH_TITLE, "\n".join(ZH_PARAGRAPHS), "zh", CONFIG)
+EN_ORIGINAL = build_features(EN_TITLE, "\n\n".join(EN_PARAGRAPHS), "en", CONFIG)
+
+
+def test_chinese_reprint_with_portal_header_and_dropped_paragraph_is_a_duplicate():
+    reprint = build_features(*zh_reprint(), "zh", CONFIG)
+    verdict = judge_pair(reprint, "original", ZH_ORIGINAL, CONFIG)
+    assert verdict.is_duplicate and verdict.method in ("simhash", "keywords")
+    assert verdict.measures.body_containment >= CONFIG.body_tau
+
+
+def test_english_reprint_with_byline_and_dropped_paragraph_is_a_duplicate():
+    reprint = build_features(*en_reprint(), "en", CONFIG)
+    assert judge_pair(reprint, 1, EN_ORIGINAL, CONFIG).is_duplicate
+
+
+def test_follow_up_with_the_same_title_keywords_and_lead_is_not_a_duplicate():
+    for original, title, paragraphs, lang in (
+        (ZH_ORIGINAL, ZH_FOLLOWUP_TITLE, ZH_FOLLOWUP_PARAGRAPHS, "zh"),
+        (EN_ORIGINAL, EN_FOLLOWUP_TITLE, EN_FOLLOWUP_PARAGRAPHS, "en"),
+    ):
+        follow_up = build_features(title, "\n".join(paragraphs), lang, CONFIG)
+        assert set(follow_up.title_keywords) & set(original.title_keywords)
+        verdict = judge_pair(follow_up, "x", original, CONFIG)
+        assert not verdict.is_duplicate
+        assert verdict.measures.body_containment < CONFIG.body_tau
+
+
+def test_format_only_reprint_is_an_exact_duplicate():
+    body = "\n".join(ZH_PARAGRAPHS).replace("，", ",").replace("。", ". ")
+    copy = build_features(ZH_TITLE, "  " + body.replace("三千二百", "三千二百"), "zh", CONFIG)
+    verdict = judge_pair(copy, "x", ZH_ORIGINAL, CONFIG)
+    assert verdict.is_duplicate and verdict.method == "exact" and verdict.score == 1.0
+
+
+def test_short_bodies_get_no_fingerprint_and_empty_bodies_never_match_exactly():
+    empty = build_features("标题", "", "zh", CONFIG)
+    assert empty.simhash is None and empty.token_count == 0
+    assert not judge_pair(empty, "x", build_features("另一个标题", "", "zh", CONFIG), CONFIG).is_duplicate
+
+
+def test_other_languages_are_not_compared():
+    assert decide(ZH_ORIGINAL, [("en", EN_ORIGINAL)], CONFIG).judgements == []
+
+
+def test_keyword_overlap_measures():
+    a, b = frozenset("abcd"), frozenset("cdefgh")
+    assert keyword_overlap(a, b, "min") == 0.5
+    assert keyword_overlap(a, b, "jaccard") == 2 / 8
+    assert keyword_overlap(frozenset(), b, "min") == 0.0
+
+
+def test_canonical_rule_prefers_a_clearly_longer_copy_only():
+    truncated = build_features(ZH_TITLE, "\n".join(ZH_PARAGRAPHS[:3]), "zh", CONFIG)
+    assert prefers_as_canonical(ZH_ORIGINAL, truncated)
+    assert not prefers_as_canonical(truncated, ZH_ORIGINAL)
+    assert not prefers_as_canonical(ZH_ORIGINAL, ZH_ORIGINAL)  # ties keep the earlier article
+
+
+def test_in_memory_index_finds_the_original_for_a_reprint_and_not_for_a_follow_up():
+    index = InMemoryDedupIndex(CONFIG.simhash_distance)
+    index.add("zh-original", ZH_ORIGINAL)
+    index.add("en-original", EN_ORIGINAL)
+    reprint = build_features(*zh_reprint(), "zh", CONFIG)
+    decision = find_duplicates(reprint, index, CONFIG)
+    assert decision.best is not None and decision.best.candidate_id == "zh-original"
+    follow_up = build_features(ZH_FOLLOWUP_TITLE, "\n".join(ZH_FOLLOWUP_PARAGRAPHS), "zh", CONFIG)
+    assert find_duplicates(follow_up, index, CONFIG).best is None
+    assert len(index) == 2  # finding does not add
+
+
+def test_index_lookups():
+    index = InMemoryDedupIndex(3)
+    index.add(1, ZH_ORIGINAL)
+    index.add(2, EN_ORIGINAL)
+    assert index.keyword_candidates(ZH_ORIGINAL.keywords, 5)[0] == (1, len(ZH_ORIGINAL.keywords))
+    assert index.simhash_candidates(EN_ORIGINAL.simhash ^ 0b101, 3) == [2]
+    assert index.simhash_candidates(EN_ORIGINAL.simhash ^ 0b1111, 3) == []
+    assert index.exact_candidates(ZH_ORIGINAL.body_hash) == [1]
+    assert set(index.features([1, 2, 3])) == {1, 2}
+
+
+def test_core_modules_import_no_scrapy_twisted_or_psycopg():
+    code = (
+        "import sys\n"
+        "import pipelines.core.keywords, pipelines.core.simhash_fingerprint, pipelines.core.shingle_sketch\n"
+        "import pipelines.core.near_duplicate, pipelines.core.dedup_index\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg')))\n"
+    )
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert output.strip() == "[]"

@@ -1,0 +1,149 @@
+"""The near-duplicate index in Postgres: same candidates as the in-memory index, decisions recorded once per
+text, promotion of a more complete reprint, the resolution pass, both keyword layouts."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from migrations.runner import migrate
+from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
+from pipelines.core.near_duplicate import DedupConfig, build_features
+from pipelines.db.dedup_index_store import (
+    PostgresDedupIndex,
+    PrefetchedCandidates,
+    list_clusters,
+    record_article,
+    resolve_duplicates,
+    source_hash,
+)
+from tests.core.dedup_texts import (
+    EN_FOLLOWUP_PARAGRAPHS,
+    EN_FOLLOWUP_TITLE,
+    EN_PARAGRAPHS,
+    EN_TITLE,
+    ZH_FOLLOWUP_PARAGRAPHS,
+    ZH_FOLLOWUP_TITLE,
+    ZH_PARAGRAPHS,
+    ZH_TITLE,
+    en_reprint,
+    zh_reprint,
+)
+
+CONFIG = DedupConfig()
+DOCS = [  # (url, lang, title, body)
+    ("https://a.example/zh/1", "zh", ZH_TITLE, "\n".join(ZH_PARAGRAPHS)),
+    ("https://b.example/zh/2", "zh", *zh_reprint()),
+    ("https://c.example/zh/3", "zh", ZH_FOLLOWUP_TITLE, "\n".join(ZH_FOLLOWUP_PARAGRAPHS)),
+    ("https://a.example/en/1", "en", EN_TITLE, "\n\n".join(EN_PARAGRAPHS)),
+    ("https://b.example/en/2", "en", *en_reprint()),
+    ("https://c.example/en/3", "en", EN_FOLLOWUP_TITLE, "\n\n".join(EN_FOLLOWUP_PARAGRAPHS)),
+    ("https://d.example/en/4", "en", EN_TITLE, "\n".join(EN_PARAGRAPHS)),  # format-only: exact
+]
+
+
+@pytest.fixture
+def connection(database_dsn):
+    with psycopg.connect(database_dsn, autocommit=True) as connection:
+        migrate(connection)
+        connection.execute("INSERT INTO sites (name) VALUES ('news'), ('other')")
+        yield connection
+
+
+def features_of(doc):
+    _, lang, title, body = doc
+    return build_features(title, body, lang, CONFIG)
+
+
+def record(connection, doc, site_id=1, layout="table"):
+    url, _, title, body = doc
+    return record_article(connection, url, site_id, source_hash(title, body), features_of(doc), CONFIG, layout)
+
+
+def test_postgres_index_returns_the_same_candidates_as_the_in_memory_one(connection):
+    memory, postgres = InMemoryDedupIndex(CONFIG.simhash_distance), PostgresDedupIndex(connection, 3)
+    url_of = {}
+    for doc in DOCS:
+        features = features_of(doc)
+        memory_decision = find_duplicates(features, memory, CONFIG)
+        postgres_decision = find_duplicates(features, postgres, CONFIG)
+        as_urls = [(url_of[j.candidate_id], j.method, round(j.score, 6)) for j in postgres_decision.judgements]
+        assert as_urls == [(j.candidate_id, j.method, round(j.score, 6)) for j in memory_decision.judgements]
+        with connection.transaction():  # the stage's one-round-trip lookup decides the same
+            prefetched = find_duplicates(features, PrefetchedCandidates(connection, doc[0], features, CONFIG), CONFIG)
+        assert [(url_of[j.candidate_id], j.method) for j in prefetched.duplicates] == \
+            [(url, method) for url, method, _ in as_urls if method]
+        assert [url_of[i] for i in postgres.exact_candidates(features.body_hash)] == \
+            memory.exact_candidates(features.body_hash)
+        assert [url_of[i] for i in postgres.simhash_candidates(features.simhash, 3)] == \
+            memory.simhash_candidates(features.simhash, 3)
+        assert [(url_of[i], n) for i, n in postgres.keyword_candidates(features.keywords, 30)] == \
+            memory.keyword_candidates(features.keywords, 30)
+        memory.add(doc[0], features)
+        url_of[postgres.add(doc[0], features)] = doc[0]
+    stored = postgres.features(list(url_of))
+    assert {url_of[i]: f for i, f in stored.items()} == {doc[0]: features_of(doc) for doc in DOCS}
+
+
+def test_gin_layout_finds_the_same_keyword_candidates(connection):
+    connection.execute("CREATE INDEX near_duplicate_features_keywords_gin ON near_duplicate_features "
+                       "USING gin (keywords)")
+    table, gin = PostgresDedupIndex(connection, 3), PostgresDedupIndex(connection, 3, layout="gin")
+    for doc in DOCS:
+        table.add(doc[0], features_of(doc))
+    for doc in DOCS:
+        keywords = features_of(doc).keywords
+        assert gin.keyword_candidates(keywords, 30) == table.keyword_candidates(keywords, 30)
+
+
+def test_reprints_are_linked_to_the_canonical_and_a_recrawl_changes_nothing(connection):
+    outcomes = [record(connection, doc) for doc in DOCS]
+    assert [o.status for o in outcomes] == ["canonical", "duplicate", "canonical",
+                                            "canonical", "duplicate", "canonical", "duplicate"]
+    assert outcomes[1].canonical_url == DOCS[0][0] and outcomes[1].method == "keywords"
+    assert outcomes[4].canonical_url == DOCS[3][0]
+    assert outcomes[6].canonical_url == DOCS[3][0] and outcomes[6].method == "exact" and outcomes[6].score == 1.0
+    before = connection.execute("SELECT count(*) FROM near_duplicate_keywords").fetchone()[0]
+    again = [record(connection, doc) for doc in DOCS]
+    assert [o.status for o in again] == ["unchanged"] * len(DOCS)
+    assert [o.canonical_url for o in again] == [o.canonical_url for o in outcomes]
+    assert connection.execute("SELECT count(*) FROM near_duplicate_keywords").fetchone()[0] == before
+    assert connection.execute("SELECT count(*) FROM near_duplicate_features").fetchone()[0] == len(DOCS)
+    duplicates = connection.execute("SELECT url, canonical_url, duplicate_method FROM article_duplicates "
+                                    "ORDER BY url").fetchall()
+    assert duplicates == [(DOCS[4][0], DOCS[3][0], "keywords"), (DOCS[1][0], DOCS[0][0], "keywords"),
+                          (DOCS[6][0], DOCS[3][0], "exact")]
+
+
+def test_a_changed_text_is_decided_again_without_stale_postings(connection):
+    record(connection, DOCS[3])
+    assert record(connection, DOCS[4]).status == "duplicate"
+    changed = (DOCS[4][0], "en", EN_FOLLOWUP_TITLE, "\n\n".join(EN_FOLLOWUP_PARAGRAPHS))
+    assert record(connection, changed).status == "canonical"
+    keywords = connection.execute(
+        "SELECT array_agg(keyword ORDER BY keyword) FROM near_duplicate_keywords k "
+        "JOIN near_duplicate_features f ON f.id = k.article_id WHERE f.url = %s", (DOCS[4][0],)).fetchone()[0]
+    assert keywords == sorted(features_of(changed).keywords)
+
+
+def test_a_clearly_longer_reprint_becomes_the_canonical_and_the_cluster_follows(connection):
+    short_title, short_body = ZH_TITLE, "\n".join(ZH_PARAGRAPHS[:4])
+    record(connection, ("https://a.example/short", "zh", short_title, short_body))
+    record(connection, ("https://b.example/copy", "zh", "快讯：" + short_title, short_body + "\n责任编辑：王五"))
+    full = record(connection, ("https://c.example/full", "zh", ZH_TITLE, "\n".join(ZH_PARAGRAPHS)))
+    assert full.status == "canonical" and full.promoted
+    links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
+    assert links == {"https://a.example/short": "https://c.example/full",
+                     "https://b.example/copy": "https://c.example/full"}
+
+
+def test_resolution_merges_two_canonicals_of_one_story(connection, database_dsn):
+    index = PostgresDedupIndex(connection, 3)
+    index.add(DOCS[0][0], features_of(DOCS[0]), site_id=1)  # both indexed as canonical: a missed link
+    index.add(DOCS[1][0], features_of(DOCS[1]), site_id=2)
+    index.add(DOCS[2][0], features_of(DOCS[2]), site_id=1)
+    assert resolve_duplicates(database_dsn) == {"checked": 3, "merged": 1}
+    assert resolve_duplicates(database_dsn) == {"checked": 0, "merged": 0}
+    clusters = list_clusters(database_dsn)
+    assert [(c["url"], [m["url"] for m in c["members"]]) for c in clusters] == [(DOCS[0][0], [DOCS[1][0]])]
+    assert list_clusters(database_dsn, site="other")[0]["url"] == DOCS[0][0]  # a member's site finds it
