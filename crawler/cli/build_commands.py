@@ -161,7 +161,7 @@ def _percent(value: float | None) -> str:
 
 
 def run_stats(args) -> int:
-    from pipelines.build.corpus_stats import NOT_INSTALLED, corpus_stats, plot_articles_per_day
+    from pipelines.build.corpus_stats import corpus_stats, plot_articles_per_day
 
     dsn = open_database(args)
     try:
@@ -177,13 +177,13 @@ def run_stats(args) -> int:
     for site, rates in sorted(stats.rates.items()):
         cleaned = "" if rates.cleaned_articles is None else f" of {rates.cleaned_articles} cleaned article(s)"
         print(f"  {site}: {rates.articles} article(s); exact duplicates (same body) "
-              f"{_percent(rates.exact_duplicate_rate)}; near duplicates {NOT_INSTALLED}; "
+              f"{_percent(rates.exact_duplicate_rate)}; near duplicates {_percent(rates.near_duplicate_rate)}; "
               f"noise lines {_percent(rates.noise_rate)}{cleaned}")
     if args.plot:
         try:
             plot_articles_per_day(stats, Path(args.plot))
         except ImportError:
-            raise CommandError("--plot needs matplotlib: pip install 'newscorpus[eval]'") from None
+            raise CommandError("--plot needs matplotlib (a dependency of newscorpus): reinstall the package") from None
         except OSError as error:
             raise CommandError(f"cannot write {args.plot}: {error}") from None
         print(f"plot written to {args.plot}", file=sys.stderr)

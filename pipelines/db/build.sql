@@ -71,9 +71,12 @@ ORDER BY 1, 2
 SELECT column_name FROM information_schema.columns
 WHERE table_schema = current_schema() AND table_name = 'articles' AND column_name = ANY (%(columns)s)
 
--- name: exact_duplicate_counts
-SELECT s.name AS site, count(*) AS articles, count(DISTINCT a.body_hash) AS distinct_bodies
+-- name: duplicate_counts
+-- Stored articles per site, how many distinct bodies, and how many are linked near-duplicates.
+SELECT s.name AS site, count(*) AS articles, count(DISTINCT a.body_hash) AS distinct_bodies,
+       count(d.url) AS near_duplicates
 FROM articles a JOIN sites s ON s.id = a.site_id
+LEFT JOIN article_duplicates d ON d.url = a.url
 WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
 GROUP BY 1 ORDER BY 1
 
