@@ -1,5 +1,5 @@
-"""`scrapy crawl`, checking the site config and the database before the reactor starts, so that a missing
-config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback."""
+"""`scrapy crawl`, checking the site config, the database and Redis (when set) before the reactor starts, so
+that a missing config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
+from crawler.distributed.connection import RedisSettingError, checked_redis_client
 from crawler.site_config import SiteConfigError, adhoc_site_config, load_site_config
 from pipelines.db.connection import DatabaseError, connect
 
@@ -17,7 +18,8 @@ class Command(ScrapyCrawlCommand):
             try:
                 self.check_site_arguments(opts.spargs)
                 self.check_database()
-            except (SiteConfigError, DatabaseError) as error:
+                self.check_redis()
+            except (SiteConfigError, DatabaseError, RedisSettingError) as error:
                 print(f"scrapy crawl site: error: {error}", file=sys.stderr)
                 self.exitcode = 2
                 return
@@ -33,6 +35,11 @@ class Command(ScrapyCrawlCommand):
             adhoc_site_config(url)
         else:
             raise SiteConfigError("the site spider needs -a site=NAME (crawler/sites/NAME.toml) or -a url=URL")
+
+    def check_redis(self) -> None:
+        url = self.settings.get("NEWSCORPUS_REDIS_URL")
+        if url:
+            checked_redis_client(url).close()
 
     def check_database(self) -> None:
         dsn = self.settings.get("NEWSCORPUS_DB_DSN")
