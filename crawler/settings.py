@@ -58,6 +58,11 @@ EXTENSIONS = {
 NEWSCORPUS_EXTRACTION_ENABLED = True
 NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page takes < 0.5 s
 NEWSCORPUS_EXTRACTION_WORKERS = 0           # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md)
+# Site-aware extraction (pipelines.core.site_aware, issue 5; research base 001 and 003): per-site templates that
+# repair themselves, then same-site cluster difference, then the generic extractor; state kept in Postgres
+# (site_templates, site_skeletons). Off by default until the evaluation (docs/site_aware_results.md) shows it
+# helps on crawled sites; it needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site state lives in-process).
+NEWSCORPUS_SITEAWARE_ENABLED = False
 # Line noise (pipelines.linenoise, issue 4; research base 000 section 2.2): lines that many articles of a site
 # contain are removed; a line is noise when LC > int(1 + RC / L) and LC >= MIN_ARTICLES.
 NEWSCORPUS_LINENOISE_ENABLED = True

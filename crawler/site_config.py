@@ -30,6 +30,9 @@ class SiteConfig:
     max_depth: int | None = None             # link depth from the start URLs (DEPTH_LIMIT)
     follow_links: bool = True                # follow in-domain links of fetched pages
     allow_private_addresses: bool = False    # allow hosts on loopback/private networks (test sites only)
+    # hand-written site-aware templates ([[templates]] tables: url, page_type, fields.<name>.xpaths/rules),
+    # see pipelines.core.site_aware.templates.SiteTemplate; used when NEWSCORPUS_SITEAWARE_ENABLED is on
+    templates: tuple = field(default=(), compare=False)
     source: str = "<built-in>"
     compiled: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -50,6 +53,22 @@ class SiteConfig:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 0):
                 raise SiteConfigError(f"{self.source}: {name} must be a whole number >= 0, not {value!r}")
+        object.__setattr__(self, "templates", tuple(self._checked_template(t) for t in self.templates))
+
+    def _checked_template(self, data) -> dict:
+        """A hand-written template as SiteTemplate.to_dict() (site = the url's host, source = "config")."""
+        from pipelines.core.site_aware.templates import SiteTemplate
+        from pipelines.core.site_aware.url_similarity import site_of
+
+        if not isinstance(data, dict) or urlsplit(str(data.get("url", ""))).scheme not in ("http", "https"):
+            raise SiteConfigError(f"{self.source}: each of templates needs an http(s) url and fields")
+        try:
+            template = SiteTemplate.from_dict({**data, "site": site_of(data["url"]), "source": "config"})
+        except (TypeError, ValueError, AttributeError) as error:
+            raise SiteConfigError(f"{self.source}: bad template for {data['url']}: {error}") from None
+        if not template.fields or not all(f.xpaths for f in template.fields.values()):
+            raise SiteConfigError(f"{self.source}: template for {data['url']} needs fields with xpaths")
+        return template.to_dict()
 
     @property
     def domains(self) -> tuple[str, ...]:

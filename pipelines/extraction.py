@@ -4,6 +4,10 @@ are recorded with their outcome and dropped as NotAnArticle.
 Extraction is CPU-bound. With NEWSCORPUS_EXTRACTION_WORKERS = 0 it runs in the reactor's thread (the
 per-page time cap of the core bounds each call); with N > 0 it runs in a pool of N processes, so the
 reactor keeps downloading and writing while pages are extracted on other cores.
+
+With NEWSCORPUS_SITEAWARE_ENABLED the site-aware cascade (pipelines.core.site_aware: template -> cluster
+difference -> generic) extracts instead, in the crawl process (its per-site state lives there); its
+templates and reference skeletons are loaded from Postgres when the spider opens and saved when it closes.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from scrapy.exceptions import NotConfigured
 from crawler.database import CrawlDatabase
 from crawler.exceptions import NotAnArticle
 from pipelines.core.extraction import Extraction, extract
+from pipelines.core.site_aware.cascade import SiteAwareExtractor
 
 logger = logging.getLogger(__name__)
 
@@ -32,16 +37,23 @@ def extract_page(raw_body: bytes, url: str, content_type: str | None, max_second
 
 
 class ExtractionPipeline:
-    def __init__(self, crawler, database: CrawlDatabase, max_seconds: float, workers: int):
+    def __init__(self, crawler, database: CrawlDatabase, max_seconds: float, workers: int,
+                 site_aware: bool = False):
         if max_seconds <= 0:
             raise ValueError(f"NEWSCORPUS_EXTRACTION_MAX_SECONDS must be > 0, not {max_seconds}")
         if workers < 0:
             raise ValueError(f"NEWSCORPUS_EXTRACTION_WORKERS must be >= 0, not {workers}")
+        if site_aware and workers:
+            raise ValueError("NEWSCORPUS_SITEAWARE_ENABLED needs NEWSCORPUS_EXTRACTION_WORKERS = 0 "
+                             "(the per-site state lives in the crawl process)")
         self.crawler = crawler
         self.database = database
         self.max_seconds = max_seconds
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
+        self.site_aware: SiteAwareExtractor | None = None
+        self.site_aware_enabled = site_aware
+        self.template_store = None
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -49,12 +61,31 @@ class ExtractionPipeline:
         if not settings.getbool("NEWSCORPUS_EXTRACTION_ENABLED"):
             raise NotConfigured("NEWSCORPUS_EXTRACTION_ENABLED is off")
         return cls(crawler, CrawlDatabase.of(crawler), settings.getfloat("NEWSCORPUS_EXTRACTION_MAX_SECONDS"),
-                   settings.getint("NEWSCORPUS_EXTRACTION_WORKERS"))
+                   settings.getint("NEWSCORPUS_EXTRACTION_WORKERS"),
+                   settings.getbool("NEWSCORPUS_SITEAWARE_ENABLED"))
 
     async def open_spider(self) -> None:
         if self.workers:
             self.pool = await self.start_pool()
         await self.database.open(self.crawler.spider.site_config.name)
+        if self.site_aware_enabled:
+            await self.open_site_aware(self.crawler.spider.site_config)
+
+    async def open_site_aware(self, site_config) -> None:
+        """The cascade with the site config's hand-written templates and the stored state of its hosts."""
+        from pipelines.core.site_aware.templates import SiteTemplate
+        from pipelines.core.site_aware.url_similarity import site_of
+        from pipelines.db.site_template_store import SiteTemplateStore
+
+        templates = [SiteTemplate.from_dict(data) for data in site_config.templates]
+        self.site_aware = SiteAwareExtractor(templates=templates)
+        self.template_store = SiteTemplateStore(self.database.dsn)
+        for host in {site_of(f"http://{domain}/") for domain in site_config.domains}:
+            try:
+                await asyncio.to_thread(self.template_store.load, self.site_aware, host)
+            except Exception:  # noqa: BLE001 - a failed read is logged and counted; the crawl goes on
+                self.crawler.stats.inc_value("newscorpus/extraction/siteaware/load_failed")
+                logger.exception("could not load site templates for %s", host)
 
     async def start_pool(self) -> ProcessPoolExecutor:
         """A pool whose workers have started and imported the extractor, so the first pages are not billed
@@ -68,9 +99,22 @@ class ExtractionPipeline:
     async def close_spider(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.site_aware is not None and self.template_store is not None:
+            try:
+                await asyncio.to_thread(self.template_store.save, self.site_aware)
+            except Exception:  # noqa: BLE001 - templates are induced again next crawl; log and count
+                self.crawler.stats.inc_value("newscorpus/extraction/siteaware/save_failed")
+                logger.exception("could not save site templates")
 
     async def run_extraction(self, item) -> Extraction:
         arguments = (item.raw_body, item.final_url, item.content_type, self.max_seconds)
+        if self.site_aware is not None:
+            counts = self.site_aware.counts
+            repairs, induced = counts.repairs, counts.induced
+            result = self.site_aware.extract(item.raw_body, item.final_url, item.content_type)
+            self.crawler.stats.inc_value("newscorpus/extraction/siteaware/repairs", counts.repairs - repairs)
+            self.crawler.stats.inc_value("newscorpus/extraction/siteaware/induced", counts.induced - induced)
+            return result
         if self.pool is None:
             return extract_page(*arguments)
         loop = asyncio.get_running_loop()

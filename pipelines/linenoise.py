@@ -105,6 +105,8 @@ class LineNoisePipeline:
                 await self._reclean_after_warmup()
         finally:
             if self.store is not None:
+                if self.store.retries:
+                    self.crawler.stats.set_value("newscorpus/linenoise/db_retries", self.store.retries)
                 await self.store.close()
 
     async def _reclean_after_warmup(self) -> None:

@@ -18,9 +18,10 @@ from scrapy.exceptions import NotConfigured
 from crawler.database import CrawlDatabase
 from pipelines.core.keywords import detect_language
 from pipelines.core.near_duplicate import DedupConfig, build_features
-from pipelines.db.connection import connect
+from pipelines.db.connection import DatabaseUnavailableError, connect
 from pipelines.db.corpus_store import without_nul
 from pipelines.db.dedup_index_store import DedupOutcome, record_article, source_hash
+from pipelines.db.retry import retry_sync
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ class NearDuplicatePipeline:
         self.config = config
         self.executor: ThreadPoolExecutor | None = None
         self.connection: psycopg.Connection | None = None  # used only in the executor's one thread
+        self.retries = 0  # decisions repeated after a lost connection (pipelines.db.retry)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -71,6 +73,8 @@ class NearDuplicatePipeline:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="neardup")
 
     async def close_spider(self) -> None:
+        if self.retries:
+            self.crawler.stats.set_value("newscorpus/dedup/db_retries", self.retries)
         if self.executor is not None:
             await asyncio.get_running_loop().run_in_executor(self.executor, self._close_connection)
             self.executor.shutdown(wait=True)
@@ -85,9 +89,18 @@ class NearDuplicatePipeline:
         features = build_features(title, body, detect_language(body), self.config)
         if features.token_count < self.config.min_simhash_tokens:
             return None
-        if self.connection is None or self.connection.closed:
-            self.connection = connect(self.database.dsn, autocommit=True)
-        return record_article(self.connection, url, site_id, source_hash(title, body), features, self.config)
+
+        def record() -> DedupOutcome:
+            if self.connection is None or self.connection.closed:
+                self.connection = connect(self.database.dsn, autocommit=True)
+            return record_article(self.connection, url, site_id, source_hash(title, body), features, self.config)
+
+        def drop_connection(error: Exception) -> None:
+            self.retries += 1
+            self._close_connection()
+
+        # record_article is idempotent per URL and text: retried with back-off while the server is away.
+        return retry_sync(record, f"the near-duplicate check of {url[:200]}", on_retry=drop_connection)
 
     async def process_item(self, item):
         if item.outcome != "article":
@@ -99,7 +112,9 @@ class NearDuplicatePipeline:
         loop = asyncio.get_running_loop()
         try:
             outcome = await loop.run_in_executor(self.executor, self.decide, item.article_url, site_id, title, body)
-        except psycopg.Error as error:  # the article is still stored (as canonical); resolution can catch up
+        # Retries exhausted or another database error: the article is still stored (as canonical), and
+        # resolution can catch up.
+        except (psycopg.Error, DatabaseUnavailableError) as error:
             logger.error("near-duplicate check failed for %s: %s", item.article_url, error)
             stats.inc_value("newscorpus/dedup/failed")
             self._close_connection()

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "crawler.cli.line_noise_commands",
     "crawler.cli.distributed_commands",
     "crawler.cli.build_commands",
+    "crawler.cli.site_aware_commands",
 )
 
 

@@ -184,10 +184,16 @@ class SiteSpider(scrapy.Spider):
 
     def on_error(self, failure):
         request = failure.request
-        if failure.check(IgnoreRequest):  # robots.txt, offsite, ...: nothing was fetched
+        # A compressed body over DOWNLOAD_MAXSIZE once decompressed (a gzip/deflate bomb): Scrapy's
+        # HttpCompressionMiddleware stops decompressing at the limit and raises IgnoreRequest.
+        decompressed_too_large = (type(failure.value) is IgnoreRequest
+                                  and "DOWNLOAD_MAXSIZE" in str(failure.value).rsplit("exceeded", 1)[-1])
+        # An endless redirect chain, cut by RedirectMiddleware at REDIRECT_MAX_TIMES: a fetch error.
+        redirect_loop = type(failure.value) is IgnoreRequest and str(failure.value) == "max redirections reached"
+        if failure.check(IgnoreRequest) and not (decompressed_too_large or redirect_loop):  # robots.txt, offsite
             self.crawler.stats.inc_value("newscorpus/spider/ignored")
             return
-        if failure.check(DownloadCancelledError) and "max size" in str(failure.value):
+        if decompressed_too_large or (failure.check(DownloadCancelledError) and "max size" in str(failure.value)):
             outcome = "too_large"
         else:
             outcome = "fetch_error"

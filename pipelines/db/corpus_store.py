@@ -13,8 +13,9 @@ from datetime import datetime
 import psycopg
 
 from crawler.items import PageItem
-from pipelines.db.connection import connect_async, redact
+from pipelines.db.connection import connect_async
 from pipelines.db.named_queries import query
+from pipelines.db.retry import RETRYABLE, RetryPolicy, retry_async
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +38,10 @@ def parse_published_at(value: str | None) -> datetime | None:
         return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+# Text fields of an item that without_nul strips before they are stored: the page's first, then the article's.
+NUL_CHECKED_FIELDS = ("content_type", "outcome_detail", "title", "author", "body", "clean_body")
 
 
 def without_nul(text: str | None) -> str | None:
@@ -142,6 +147,10 @@ class CorpusWriter:
         site_id = await self.site_id(item.site)
         page = page_row(item, site_id, crawl_run_id)
         article = article_row(item, site_id, page["content_hash"]) if with_article else None
+        stripped = sum((getattr(item, name) or "").count("\x00")
+                       for name in (NUL_CHECKED_FIELDS if with_article else NUL_CHECKED_FIELDS[:2]))
+        if stripped:  # Postgres text cannot hold NUL: stripped by without_nul, and counted here
+            self.counters["nul_stripped"] += stripped
         self._pending.append(_Pending(page, article))
         if len(self._pending) >= self.batch_size:
             await self.flush()
@@ -153,25 +162,19 @@ class CorpusWriter:
                 await self._write_with_retries(batch)
 
     async def _write_with_retries(self, batch: list[_Pending]) -> None:
-        delay = self.first_backoff_seconds
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                await self._write(batch)
-                return
-            except psycopg.OperationalError as error:
-                self.counters["write_retries"] += 1
-                logger.warning(
-                    "writing %d pages failed (attempt %d/%d), retrying in %.1fs: %s",
-                    len(batch), attempt, self.max_attempts, delay, redact(str(error)).strip(),
-                )
-                if self._connection is not None:
-                    await self._connection.close()
-                self._connection = None
-                if attempt == self.max_attempts:
-                    self.counters["pages_lost"] += len(batch)
-                    raise
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
+        async def drop_connection(error: Exception) -> None:
+            self.counters["write_retries"] += 1
+            if self._connection is not None:
+                await self._connection.close()
+            self._connection = None
+
+        policy = RetryPolicy(attempts=self.max_attempts, first_delay=self.first_backoff_seconds)
+        try:
+            await retry_async(lambda: self._write(batch), f"writing {len(batch)} pages", policy=policy,
+                              on_retry=drop_connection)
+        except RETRYABLE:
+            self.counters["pages_lost"] += len(batch)
+            raise
 
     async def _write(self, batch: list[_Pending]) -> None:
         connection = await self._connected()

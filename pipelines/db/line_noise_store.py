@@ -14,6 +14,7 @@ import psycopg
 from pipelines.core.line_noise import LineNoiseConfig, article_hashes, clean_body, line_hash, normalise_line
 from pipelines.db.connection import connect, connect_async
 from pipelines.db.named_queries import query
+from pipelines.db.retry import retry_async
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +69,20 @@ class LineNoiseStore:
         self.dsn = dsn
         self.config = config
         self._connection: psycopg.AsyncConnection | None = None
+        self.retries = 0  # calls repeated after a lost connection (pipelines.db.retry)
 
     async def count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
                             samples: Sequence[str]) -> ArticleCounts:
+        """Retried with back-off while the server is away: counting an article again is idempotent."""
+        async def drop_connection(error: Exception) -> None:
+            self.retries += 1
+            await self.close()
+
+        return await retry_async(lambda: self._count_article(site_id, url, body_hash, hashes, samples),
+                                 f"counting the lines of {url[:200]}", on_retry=drop_connection)
+
+    async def _count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
+                             samples: Sequence[str]) -> ArticleCounts:
         if self._connection is None or self._connection.closed:
             self._connection = await connect_async(self.dsn, autocommit=True)
             await self._connection.execute(STAGE_SESSION)

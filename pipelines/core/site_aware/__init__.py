@@ -1,0 +1,4 @@
+"""Site-aware extraction: self-repairing per-site templates and same-site structure clustering (issue 5).
+
+Pure cores: no Scrapy, Twisted or psycopg imports (a test checks it).
+"""

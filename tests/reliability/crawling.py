@@ -1,0 +1,77 @@
+"""Start `scrapy crawl site` as a subprocess (as tests.crawl does) and keep its handle: tests stop services,
+kill it, or read its own peak memory (os.wait4 gives the rusage of that one child)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+from tests.crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT
+
+
+@dataclass
+class Finished:
+    returncode: int
+    stderr: str
+    peak_rss_mb: float
+
+
+def site_toml(path: Path, name: str, *, start_urls=(), sitemap_urls=(), feed_urls=(), domains=("127.0.0.1",),
+              allow_private: bool = True, extra: str = "") -> Path:
+    def strings(values) -> str:
+        return "[" + ", ".join(f'"{value}"' for value in values) + "]"
+
+    path.write_text(
+        f'name = "{name}"\nstart_urls = {strings(start_urls)}\nsitemap_urls = {strings(sitemap_urls)}\n'
+        f"feed_urls = {strings(feed_urls)}\nallowed_domains = {strings(domains)}\n"
+        "article_patterns = ['/\\d{4}/\\d{2}/\\d{2}/']\n"
+        f"allow_private_addresses = {'true' if allow_private else 'false'}\n{extra}",
+        encoding="utf-8")
+    return path
+
+
+def start_crawl(dsn: str, config: Path, log: Path, settings: dict | None = None,
+                extra_args: tuple[str, ...] = ()) -> subprocess.Popen:
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config}", *extra_args]
+    for name, value in {**FAST_LOCAL_SETTINGS, **(settings or {})}.items():
+        command += ["-s", f"{name}={value}"]
+    environment = {**os.environ, "NEWSCORPUS_DB_DSN": dsn}
+    environment.pop("NEWSCORPUS_REDIS_URL", None)
+    with open(log, "wb") as out:
+        return subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=out)
+
+
+def finish(process: subprocess.Popen, log: Path, timeout: float = 120) -> Finished:
+    """Wait for the crawl (killed after ``timeout`` s) and return its exit code, stderr and peak RSS."""
+    import signal
+    import threading
+
+    timer = threading.Timer(timeout, lambda: process.poll() is None and process.send_signal(signal.SIGKILL))
+    timer.start()
+    try:
+        _, status, usage = os.wait4(process.pid, 0)
+    finally:
+        timer.cancel()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return Finished(process.returncode, log.read_text(errors="replace"), usage.ru_maxrss / 1024)
+
+
+def crawl(dsn: str, config: Path, log: Path, settings: dict | None = None, timeout: float = 120) -> Finished:
+    return finish(start_crawl(dsn, config, log, settings), log, timeout)
+
+
+def outcomes(dsn: str, base_url: str) -> dict[str, str]:
+    with psycopg.connect(dsn) as connection:
+        rows = connection.execute("SELECT url, outcome FROM pages").fetchall()
+    return {url.removeprefix(base_url): outcome for url, outcome in rows}
+
+
+def last_run_counters(dsn: str) -> dict:
+    with psycopg.connect(dsn) as connection:
+        row = connection.execute("SELECT counters FROM crawl_runs ORDER BY id DESC LIMIT 1").fetchone()
+    return row[0] if row else {}
