@@ -54,6 +54,7 @@ ITEM_PIPELINES = {
 }
 EXTENSIONS = {
     "crawler.database.CrawlDatabase": 0,
+    "crawler.jobdir_guard.JobdirCrashGuard": 0,   # JOBDIR resume after SIGKILL loses nothing
 }
 NEWSCORPUS_EXTRACTION_ENABLED = True
 NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page takes < 0.5 s

@@ -1,11 +1,12 @@
 """Start `scrapy crawl site` as a subprocess (as tests.crawl does) and keep its handle: tests stop services,
-kill it, or read its own peak memory (os.wait4 gives the rusage of that one child)."""
+kill it, or read its own peak memory."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,19 +47,34 @@ def start_crawl(dsn: str, config: Path, log: Path, settings: dict | None = None,
         return subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=out)
 
 
-def finish(process: subprocess.Popen, log: Path, timeout: float = 120) -> Finished:
-    """Wait for the crawl (killed after ``timeout`` s) and return its exit code, stderr and peak RSS."""
-    import signal
-    import threading
-
-    timer = threading.Timer(timeout, lambda: process.poll() is None and process.send_signal(signal.SIGKILL))
-    timer.start()
+def _high_water_mb(pid: int) -> float | None:
+    """VmHWM of the process's own address space (after exec). ru_maxrss would also count the pytest
+    process it was forked from, which is several hundred MB in a full run."""
     try:
-        _, status, usage = os.wait4(process.pid, 0)
-    finally:
-        timer.cancel()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return Finished(process.returncode, log.read_text(errors="replace"), usage.ru_maxrss / 1024)
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def finish(process: subprocess.Popen, log: Path, timeout: float = 120) -> Finished:
+    """Wait for the crawl (killed after ``timeout`` s); its exit code, stderr and peak RSS (VmHWM, read every
+    50 ms until it exits)."""
+    import signal
+
+    peak = 0.0
+    deadline = time.monotonic() + timeout
+    while process.poll() is None:
+        peak = max(peak, _high_water_mb(process.pid) or 0.0)
+        if time.monotonic() > deadline:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            break
+        time.sleep(0.05)
+    return Finished(process.returncode, log.read_text(errors="replace"), peak)
 
 
 def crawl(dsn: str, config: Path, log: Path, settings: dict | None = None, timeout: float = 120) -> Finished:

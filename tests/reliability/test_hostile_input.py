@@ -1,6 +1,6 @@
 """Hostile input through the real crawl: XML sitemaps and feeds with entity expansion (billion laughs) and
 external entities (a local file, a URL on our server, an external DTD), a gzip bomb as a .xml.gz sitemap, and
-gzip/deflate bombs sent with Content-Encoding. Nothing is resolved or fetched, decompression stops at the
+gzip/deflate/brotli bombs sent with Content-Encoding. Nothing is resolved or fetched, decompression stops at the
 size limit (recorded as too_large), the crawl's memory stays bounded and the good articles are stored."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tests.reliability.hostile_server import HTML, HostileSite, article_html, li
 
 BOMB_BYTES = 512 * 1024 * 1024          # decompressed size of each bomb (about 0.5 MB on the wire)
 MAX_SIZE = 2 * 1024 * 1024              # DOWNLOAD_MAXSIZE of tests.crawl
-PEAK_RSS_LIMIT_MB = 450                 # a plain crawl of this site peaks near 150 MB (measured 2026-11)
+PEAK_RSS_LIMIT_MB = 450                 # this crawl peaks at 161 MB (VmHWM, 2026-11-22); a bomb would add 512
 SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 LAUGHS = "".join(
     [' <!ENTITY lol0 "lol">\n']
@@ -28,6 +28,13 @@ def bomb(wbits: int, size: int = BOMB_BYTES) -> bytes:
     compressor = zlib.compressobj(9, zlib.DEFLATED, wbits)
     chunk = b"\0" * (1 << 20)
     return b"".join(compressor.compress(chunk) for _ in range(size >> 20)) + compressor.flush()
+
+
+def brotli_bomb(size: int = BOMB_BYTES) -> bytes:
+    import brotli
+
+    compressor, chunk = brotli.Compressor(quality=5), b"\0" * (1 << 20)
+    return b"".join(compressor.process(chunk) for _ in range(size >> 20)) + compressor.finish()
 
 
 def hostile_xml(base: str, kind: str, article: str, *, laughs: bool = False) -> bytes:
@@ -53,8 +60,9 @@ def hostile_crawl(postgres_server_dsn, tmp_path_factory):
         articles = [f"/2026/01/0{n}/story-{n}.html" for n in range(1, 4)]
         unreachable = "/2026/01/09/story-9.html"  # listed only in the billion-laughs files
         gzip_bomb, deflate_bomb = "/2026/02/01/bomb-gzip.html", "/2026/02/02/bomb-deflate.html"
+        brotli_bomb_path = "/2026/02/03/bomb-brotli.html"
         site.routes.update({
-            "/": (200, {"Content-Type": HTML}, listing_html([articles[0], gzip_bomb, deflate_bomb])),
+            "/": (200, {"Content-Type": HTML}, listing_html([articles[0], gzip_bomb, deflate_bomb, brotli_bomb_path])),
             articles[0]: (200, {"Content-Type": HTML}, article_html(1)),
             articles[1]: (200, {"Content-Type": HTML}, article_html(2)),
             articles[2]: (200, {"Content-Type": HTML}, article_html(3)),
@@ -69,6 +77,7 @@ def hostile_crawl(postgres_server_dsn, tmp_path_factory):
                                  hostile_xml(base, "feed", unreachable, laughs=True)),
             gzip_bomb: (200, {"Content-Type": HTML, "Content-Encoding": "gzip"}, bomb(31)),
             deflate_bomb: (200, {"Content-Type": HTML, "Content-Encoding": "deflate"}, bomb(15)),
+            brotli_bomb_path: (200, {"Content-Type": HTML, "Content-Encoding": "br"}, brotli_bomb()),
         })
         config = site_toml(tmp / "hostile.toml", "hostile", start_urls=[f"{base}/"],
                            sitemap_urls=[f"{base}/sitemap.xml", f"{base}/sitemap-bomb.xml.gz",
@@ -99,9 +108,11 @@ def test_bombs_stop_at_the_size_limit_and_memory_stays_bounded(hostile_crawl):
     found = outcomes(dsn, site.base_url)
     assert found["/2026/02/01/bomb-gzip.html"] == "too_large"
     assert found["/2026/02/02/bomb-deflate.html"] == "too_large"
+    assert found["/2026/02/03/bomb-brotli.html"] == "too_large"
     counters = last_run_counters(dsn)
     assert counters["newscorpus/spider/bad_sitemap"] == 1          # the .xml.gz bomb
     assert result.peak_rss_mb < PEAK_RSS_LIMIT_MB, result.peak_rss_mb
+    print(f"crawl peak RSS {result.peak_rss_mb:.0f} MB")
     assert BOMB_BYTES > 100 * MAX_SIZE
 
 

@@ -10,7 +10,6 @@ import signal
 import time
 
 import psycopg
-import pytest
 
 from crawler.demo.server import DemoSite
 from tests.conftest import fresh_schema
@@ -77,9 +76,6 @@ def test_sigkill_then_a_reseeded_restart_stores_every_article_once(postgres_serv
               f"refetched {len(refetched)} of {len(stored_before)} requested before the kill")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="Scrapy's JOBDIR resume is not crash-safe: after SIGKILL, requests marked seen but never "
-                          "stored are not fetched again (see RELIABILITY.md)")
 def test_sigkill_then_resume_with_the_same_jobdir_misses_nothing(postgres_server_dsn, tmp_path):
     with DemoSite(article_count=ARTICLES, huge_bytes=3 * 1024 * 1024) as site, \
             fresh_schema(postgres_server_dsn) as dsn:
