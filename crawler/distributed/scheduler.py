@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import redis
 from scrapy.utils.defer import deferred_from_coro
@@ -30,6 +31,9 @@ from crawler.distributed.keys import KEY_PREFIX, RUN_TTL_SECONDS, SiteKeys
 from crawler.distributed.runs import Run, join_or_start_run, new_worker_id
 
 logger = logging.getLogger(__name__)
+
+# While Redis is unreachable every engine tick fails to pop: one warning per this many seconds, all counted.
+FRONTIER_WARNING_INTERVAL = 5.0
 
 
 def wake_engine(crawler) -> None:
@@ -56,6 +60,7 @@ class RunScheduler(Scheduler):
         self.debug = debug
         self.run: Run | None = None
         self.max_pages: int | None = None
+        self._last_frontier_warning = float("-inf")
 
     @classmethod
     def from_settings(cls, settings):
@@ -109,6 +114,21 @@ class RunScheduler(Scheduler):
 
     # --- requests -----------------------------------------------------------------------------------------
     def enqueue_request(self, request) -> bool:
+        try:
+            return self._enqueue(request)
+        except redis.ConnectionError as error:  # Redis restarting: the request is lost to this run, and found
+            self._frontier_error("enqueue", error)  # again by the next seed (articles stored are not refetched)
+            return False
+
+    def _frontier_error(self, operation: str, error: Exception) -> None:
+        self._inc(f"newscorpus/redis/frontier_errors/{operation}")
+        now = time.monotonic()
+        if now - self._last_frontier_warning > FRONTIER_WARNING_INTERVAL:
+            self._last_frontier_warning = now
+            logger.warning("Redis frontier unavailable (%s): %s; going on, retrying on the next tick",
+                           operation, error)
+
+    def _enqueue(self, request) -> bool:
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)
             return False
@@ -128,7 +148,11 @@ class RunScheduler(Scheduler):
         return "url_kind" in meta and not request.dont_filter and "redirect_times" not in meta
 
     def next_request(self):
-        request = self.queue.pop()
+        try:
+            request = self.queue.pop()
+        except redis.ConnectionError as error:
+            self._frontier_error("pop", error)
+            return None
         if request is not None:
             self._inc("scheduler/dequeued/redis")
         return request
