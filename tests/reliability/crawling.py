@@ -91,3 +91,12 @@ def last_run_counters(dsn: str) -> dict:
     with psycopg.connect(dsn) as connection:
         row = connection.execute("SELECT counters FROM crawl_runs ORDER BY id DESC LIMIT 1").fetchone()
     return row[0] if row else {}
+
+
+def stored_article_count(dsn: str) -> int:
+    """Articles stored so far (0 before the crawl has made its tables); a short timeout, for polling."""
+    try:
+        with psycopg.connect(dsn, connect_timeout=2) as connection:
+            return connection.execute("SELECT count(*) FROM articles").fetchone()[0]
+    except psycopg.errors.UndefinedTable:
+        return 0

@@ -13,20 +13,12 @@ import psycopg
 
 from crawler.demo.server import DemoSite
 from tests.conftest import fresh_schema
-from tests.reliability.crawling import finish, start_crawl
+from tests.reliability.crawling import finish, start_crawl, stored_article_count
 
 ARTICLES = 300             # ~330 requests: Scrapy's seen-request file has been flushed to disk at the kill
 KILL_AFTER_ARTICLES = 220
 SLOW_ENOUGH = {"DOWNLOAD_DELAY": "0.02", "CONCURRENT_REQUESTS_PER_DOMAIN": "2",
                "NEWSCORPUS_STORAGE_BATCH_SIZE": "10"}
-
-
-def stored(dsn: str) -> int:
-    try:
-        with psycopg.connect(dsn, connect_timeout=2) as connection:
-            return connection.execute("SELECT count(*) FROM articles").fetchone()[0]
-    except psycopg.errors.UndefinedTable:
-        return 0
 
 
 def kill_then_restart(dsn: str, site: DemoSite, tmp_path, second_jobdir: str) -> dict:
@@ -35,7 +27,7 @@ def kill_then_restart(dsn: str, site: DemoSite, tmp_path, second_jobdir: str) ->
     first = start_crawl(dsn, config, tmp_path / "first.log", settings={**SLOW_ENOUGH, "JOBDIR": str(tmp_path / "job")})
     try:
         deadline = time.monotonic() + 90
-        while stored(dsn) < KILL_AFTER_ARTICLES:
+        while stored_article_count(dsn) < KILL_AFTER_ARTICLES:
             assert first.poll() is None, (tmp_path / "first.log").read_text()[-2000:]
             assert time.monotonic() < deadline
             time.sleep(0.1)
@@ -44,7 +36,7 @@ def kill_then_restart(dsn: str, site: DemoSite, tmp_path, second_jobdir: str) ->
     finally:
         if first.poll() is None:
             first.kill()
-    stored_at_kill = stored(dsn)
+    stored_at_kill = stored_article_count(dsn)
     requests_at_kill = site.requests.copy()
     second = finish(start_crawl(dsn, config, tmp_path / "second.log",
                                 settings={**SLOW_ENOUGH, "JOBDIR": str(tmp_path / second_jobdir)}),

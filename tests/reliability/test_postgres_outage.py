@@ -13,7 +13,7 @@ from crawler.demo.server import DemoSite
 from pipelines.db.connection import EmbeddedPostgres
 from pipelines.db.retry import DEFAULT_POLICY
 from tests.conftest import fresh_schema
-from tests.reliability.crawling import finish, last_run_counters, start_crawl
+from tests.reliability.crawling import finish, last_run_counters, start_crawl, stored_article_count
 from tests.reliability.services import (
     embedded_stopped,
     postgres_cluster,
@@ -26,14 +26,6 @@ OUTAGE_SECONDS = 10
 SLOW_ENOUGH = {   # the crawl takes ~20 s, so the outage falls in its middle
     "DOWNLOAD_DELAY": "0.05", "CONCURRENT_REQUESTS_PER_DOMAIN": "2", "NEWSCORPUS_STORAGE_BATCH_SIZE": "10",
 }
-
-
-def stored(dsn: str) -> int:
-    try:
-        with psycopg.connect(dsn, connect_timeout=2) as connection:
-            return connection.execute("SELECT count(*) FROM articles").fetchone()[0]
-    except psycopg.errors.UndefinedTable:
-        return 0
 
 
 def test_the_retry_window_covers_the_outage():
@@ -50,7 +42,7 @@ def crawl_through_outage(dsn: str, outage, tmp_path) -> None:
         crawl = start_crawl(dsn, config, log, settings=SLOW_ENOUGH)
         try:
             deadline = time.monotonic() + 60
-            while stored(dsn) < 10:
+            while stored_article_count(dsn) < 10:
                 assert crawl.poll() is None, f"the crawl ended before the outage: {log.read_text()[-2000:]}"
                 assert time.monotonic() < deadline, "no article stored within 60 s"
                 time.sleep(0.2)

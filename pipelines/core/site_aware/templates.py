@@ -220,25 +220,23 @@ def context_labels(element: etree._Element) -> list[tuple[str, int]]:
     labels: list[tuple[str, int]] = []
     node, steps = element, 0
     while node is not None and steps < CONTEXT_MAX_DISTANCE:
-        before, after = node.getprevious(), node.getnext()
-        distance = steps
-        while before is not None and distance < CONTEXT_MAX_DISTANCE:
-            distance += 1
-            if isinstance(before.tag, str):
-                text = _text(before)
-                if 0 < len(text) <= CONTEXT_MAX_CHARS:
-                    labels.append((text, distance))
-            before = before.getprevious()
-        distance = steps
-        while after is not None and distance < CONTEXT_MAX_DISTANCE:
-            distance += 1
-            if isinstance(after.tag, str):
-                text = _text(after)
-                if 0 < len(text) <= CONTEXT_MAX_CHARS:
-                    labels.append((text, -distance))
-            after = after.getnext()
+        _sibling_labels(node.getprevious(), steps, 1, labels)   # before the node: positive distances
+        _sibling_labels(node.getnext(), steps, -1, labels)      # after it: negative
         node, steps = node.getparent(), steps + 1
     return labels
+
+
+def _sibling_labels(sibling, steps: int, direction: int, labels: list[tuple[str, int]]) -> None:
+    """Short texts of the siblings on one side (direction 1: previous ones, -1: next ones), with their signed
+    distance in sibling + ancestor steps."""
+    distance = steps
+    while sibling is not None and distance < CONTEXT_MAX_DISTANCE:
+        distance += 1
+        if isinstance(sibling.tag, str):
+            text = _text(sibling)
+            if 0 < len(text) <= CONTEXT_MAX_CHARS:
+                labels.append((text, direction * distance))
+        sibling = sibling.getprevious() if direction == 1 else sibling.getnext()
 
 
 def rule_score(page: PageIndex, name: str, rules: SearchRules, element: etree._Element) -> float:
