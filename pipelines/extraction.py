@@ -123,12 +123,12 @@ class ExtractionPipeline:
                                           timeout=self.max_seconds * POOL_TIMEOUT_FACTOR)
         except TimeoutError:
             self.crawler.stats.inc_value("newscorpus/extraction/pool_timeout")
-            return Extraction(None, None, None, "", None, None, 0.0, "timeout", None)
+            return Extraction.failure("timeout")
         except BrokenProcessPool:  # a worker died (e.g. out of memory): count it, restart the pool
             self.crawler.stats.inc_value("newscorpus/extraction/pool_broken")
             logger.error("an extraction worker died on %s; restarting the pool", item.url)
             self.pool = await self.start_pool()
-            return Extraction(None, None, None, "", None, None, 0.0, "no_body", None)
+            return Extraction.failure("no_body")
 
     async def process_item(self, item):
         stats = self.crawler.stats

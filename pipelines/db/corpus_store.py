@@ -15,7 +15,7 @@ import psycopg
 from crawler.items import PageItem
 from pipelines.db.connection import connect_async
 from pipelines.db.named_queries import query
-from pipelines.db.retry import RETRYABLE, RetryPolicy, retry_async
+from pipelines.db.retry import DEFAULT_POLICY, RETRYABLE, RetryPolicy, retry_async
 
 logger = logging.getLogger(__name__)
 
@@ -109,8 +109,7 @@ class CorpusWriter:
 
     dsn: str
     batch_size: int = 50
-    max_attempts: int = 8
-    first_backoff_seconds: float = 0.5
+    retry_policy: RetryPolicy = DEFAULT_POLICY
     counters: Counter = field(default_factory=Counter)
     _connection: psycopg.AsyncConnection | None = None
     _pending: list[_Pending] = field(default_factory=list)
@@ -168,9 +167,8 @@ class CorpusWriter:
                 await self._connection.close()
             self._connection = None
 
-        policy = RetryPolicy(attempts=self.max_attempts, first_delay=self.first_backoff_seconds)
         try:
-            await retry_async(lambda: self._write(batch), f"writing {len(batch)} pages", policy=policy,
+            await retry_async(lambda: self._write(batch), f"writing {len(batch)} pages", policy=self.retry_policy,
                               on_retry=drop_connection)
         except RETRYABLE:
             self.counters["pages_lost"] += len(batch)

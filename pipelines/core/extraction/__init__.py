@@ -48,9 +48,10 @@ class Extraction:
     def is_article(self) -> bool:
         return self.reason is None
 
-
-def _failure(reason: str, encoding: str | None = None, method: str | None = None) -> Extraction:
-    return Extraction(None, None, None, "", None, method, 0.0, reason, encoding)
+    @classmethod
+    def failure(cls, reason: str, encoding: str | None = None, method: str | None = None) -> Extraction:
+        """No article, for ``reason`` (one of REASONS)."""
+        return cls(None, None, None, "", None, method, 0.0, reason, encoding)
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -107,7 +108,7 @@ def extract(
         return _extract(html, url, content_type, method, max_seconds, max_bytes, model)
     except Exception:  # noqa: BLE001 - the contract is "never raises"; log and report no body
         log.exception("extraction failed for %s", url)
-        return _failure("no_body", method=method)
+        return Extraction.failure("no_body", method=method)
 
 
 def _extract(
@@ -123,35 +124,35 @@ def _extract(
         raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
     budget = _Budget(max_seconds)
     if html is None or len(html) == 0:
-        return _failure("empty", method=method)
+        return Extraction.failure("empty", method=method)
     encoding: str | None = None
     if isinstance(html, bytes | bytearray):
         if len(html) > max_bytes:
-            return _failure("too_large", method=method)
+            return Extraction.failure("too_large", method=method)
         if _looks_binary(bytes(html)):
-            return _failure("not_html", method=method)
+            return Extraction.failure("not_html", method=method)
         decoded = decode_html(bytes(html), content_type)
         text, encoding = decoded.text, decoded.encoding
     elif isinstance(html, str):
         if len(html) > max_bytes:
-            return _failure("too_large", method=method)
+            return Extraction.failure("too_large", method=method)
         text = html
     else:
-        return _failure("not_html", method=method)
+        return Extraction.failure("not_html", method=method)
     if not text.strip():
-        return _failure("empty", encoding, method)
+        return Extraction.failure("empty", encoding, method)
     if "<" not in text[: _SNIFF_BYTES * 64]:
-        return _failure("not_html", encoding, method)
+        return Extraction.failure("not_html", encoding, method)
     root = parse_html(text)
     if root is None:
-        return _failure("not_html", encoding, method)
+        return Extraction.failure("not_html", encoding, method)
     if budget.exceeded():
-        return _failure("timeout", encoding, method)
+        return Extraction.failure("timeout", encoding, method)
     head = head_metadata(root)
     clean_tree(root)
     blocks = build_blocks(root)
     if budget.exceeded():
-        return _failure("timeout", encoding, method)
+        return Extraction.failure("timeout", encoding, method)
 
     model = model or blocks_method.load_model()
     if method == "punctuation":
@@ -166,10 +167,10 @@ def _extract(
     link_chars = sum(block.link_chars for block in blocks)
     if body_chars < MIN_BODY_CHARS:
         if total_chars and link_chars / total_chars > LISTING_LINK_SHARE:
-            return _failure("listing_page", encoding, method)
-        return _failure("no_body", encoding, method)
+            return Extraction.failure("listing_page", encoding, method)
+        return Extraction.failure("no_body", encoding, method)
     if budget.exceeded():
-        return _failure("timeout", encoding, method)
+        return Extraction.failure("timeout", encoding, method)
     meta = byline_metadata(_page_lines(blocks), head)
     return Extraction(
         title=meta.title,
