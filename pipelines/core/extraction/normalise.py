@@ -40,7 +40,11 @@ _PUNCT_CLASS = "[" + re.escape("".join(sorted(PUNCTUATION))) + "]"
 PUNCT_RE = re.compile(_PUNCT_CLASS)
 _SPACES = re.compile(r"[ \t\r\f\v\u3000\u200b\ufeff]+")
 # Class/id words, as readability's positive/negative lists (arc90 readability.js, trimmed to names
-# that mean the same thing on every site). Inherited by descendants; the closest hint wins.
+# that mean the same thing on every site). Inherited by descendants; the closest hint wins, except that a
+# negative hint is kept by everything inside it: a comment list's posts are often class "content" (the
+# positive child made macrumors.com's longest comment the article, F1 .26; keeping the negative hint moved
+# en .9404 -> .9462, zh flat, dev run of 2026-11-22). <body>'s own class/id gives no hint: it names the
+# page's layout ("u-has-nav-bar"), and a negative one would then cover the whole page.
 NEGATIVE_HINT = re.compile(
     r"comment|disqus|respond|reply|sidebar|side-bar|related|recommend|footer|foot|masthead|share|social|"
     r"sponsor|advert|promo|popup|outbrain|taboola|breadcrumb|crumb|pagination|pager|newsletter|subscribe|"
@@ -52,6 +56,12 @@ NEGATIVE_HINT = re.compile(
     re.IGNORECASE,
 )
 POSITIVE_HINT = re.compile(r"article|body|content|entry|main|post|story|text|detail|zhengwen", re.IGNORECASE)
+# Dialogs (cookie notices, consent and sign-up pop-ups) are not the page's content: WAI-ARIA marks them
+# role="dialog"/"alertdialog" or aria-modal="true". Dropping them moved en F1 .928 -> .938 on the dev
+# pages (2026-11-22: the two nbcnews.com pages, whose consent dialog holds a long cookie policy); the
+# other candidates measured then did not pay: hidden / display:none / aria-hidden="true" elements
+# (en -0.0001 to +0.0001, a few pages worse: some sites hide body text until a script shows it).
+_DIALOGS = etree.XPath("//*[@role='dialog' or @role='alertdialog' or @aria-modal='true']")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
 _PARSER = etree.HTMLParser(
@@ -98,9 +108,24 @@ def parse_html(text: str) -> etree._Element | None:
     return root
 
 
+def _remove_keeping_tail(element: etree._Element) -> None:
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)
+
+
 def clean_tree(root: etree._Element) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser)."""
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    for element in _DIALOGS(root):
+        _remove_keeping_tail(element)
 
 
 def _normalise_line(line: str) -> str:
@@ -116,6 +141,8 @@ def _own_hint(names: str) -> int:
 
 
 def _class_hint(element: etree._Element, inherited: int) -> int:
+    if inherited < 0:
+        return inherited
     names = (element.get("class") or "") + " " + (element.get("id") or "")
     if not names.strip():
         return inherited
@@ -148,7 +175,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 if tag in CHROME_TAGS:
                     chrome_depth += 1
                 block = Block(element, tag, stack[-1], len(stack), in_chrome=chrome_depth > 0)
-                block.hint = _class_hint(element, hints[-1])
+                block.hint = hints[-1] if tag == "body" else _class_hint(element, hints[-1])
                 blocks.append(block)
                 stack.append(len(blocks) - 1)
                 hints.append(block.hint)
