@@ -61,9 +61,11 @@ NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page tak
 NEWSCORPUS_EXTRACTION_WORKERS = 0           # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md)
 # Site-aware extraction (pipelines.core.site_aware, issue 5; research base 001 and 003): per-site templates that
 # repair themselves, then same-site cluster difference, then the generic extractor; state kept in Postgres
-# (site_templates, site_skeletons). Off by default until the evaluation (docs/site_aware_results.md) shows it
-# helps on crawled sites; it needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site state lives in-process).
-NEWSCORPUS_SITEAWARE_ENABLED = False
+# (site_templates, site_skeletons), same per-page time cap. On: at or above the generic extractor on every
+# multi-page dev site, with its thresholds as set and fitted leave-one-site-out (docs/site_aware_results.md).
+# It needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site state lives in-process): a worker pool asked for
+# turns it off, asking for both is an error.
+NEWSCORPUS_SITEAWARE_ENABLED = True
 # Line noise (pipelines.linenoise, issue 4; research base 000 section 2.2): lines that many articles of a site
 # contain are removed; a line is noise when LC > int(1 + RC / L) and LC >= MIN_ARTICLES.
 NEWSCORPUS_LINENOISE_ENABLED = True
@@ -82,6 +84,7 @@ NEWSCORPUS_DEDUP_M = 2                      # windows a body word must appear in
 NEWSCORPUS_DEDUP_TAU = 0.15                 # keyword overlap |A∩B|/min(|A|,|B|): --tune fit, plateau 0.10-0.25
 NEWSCORPUS_DEDUP_BODY_TAU = 0.45            # body 5-shingle containment: --tune fit, plateau 0.40-0.50
 NEWSCORPUS_DEDUP_SIMHASH_DISTANCE = 3       # Hamming bound of a near copy (Manku et al. 2007)
+NEWSCORPUS_DEDUP_BATCH_SIZE = 32            # articles decided per transaction at most (benchmarks/dedup_throughput.py)
 NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
 
 # --- Database -------------------------------------------------------------------------------------------

@@ -5,9 +5,11 @@ Extraction is CPU-bound. With NEWSCORPUS_EXTRACTION_WORKERS = 0 it runs in the r
 per-page time cap of the core bounds each call); with N > 0 it runs in a pool of N processes, so the
 reactor keeps downloading and writing while pages are extracted on other cores.
 
-With NEWSCORPUS_SITEAWARE_ENABLED the site-aware cascade (pipelines.core.site_aware: template -> cluster
-difference -> generic) extracts instead, in the crawl process (its per-site state lives there); its
-templates and reference skeletons are loaded from Postgres when the spider opens and saved when it closes.
+With NEWSCORPUS_SITEAWARE_ENABLED (the default) the site-aware cascade (pipelines.core.site_aware: template ->
+cluster difference -> generic) extracts instead, in the crawl process (its per-site state lives there), under
+the same per-page time cap: a page over the element cap, or whose site-aware steps use up their share of the
+cap, is finished by the generic method (method default_large_page / default_out_of_time). Its templates and
+reference skeletons are loaded from Postgres when the spider opens and saved when it closes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from scrapy.exceptions import NotConfigured
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from crawler.database import CrawlDatabase
 from crawler.exceptions import NotAnArticle
@@ -29,11 +32,26 @@ logger = logging.getLogger(__name__)
 
 # A pool worker that does not answer in this multiple of the per-page cap is presumed stuck.
 POOL_TIMEOUT_FACTOR = 4
+# Cascade events counted in stats: templates repaired and induced, pages over the element cap or out of time.
+SITE_AWARE_EVENTS = ("repairs", "induced", "large_page", "out_of_time")
 WARM_UP_PAGE = "<html><body><p>新闻正文，用于预热。A warm-up page, one sentence long.</p></body></html>".encode()
 
 
 def extract_page(raw_body: bytes, url: str, content_type: str | None, max_seconds: float) -> Extraction:
     return extract(raw_body, url, content_type=content_type, max_seconds=max_seconds)
+
+
+def site_aware_enabled(settings) -> bool:
+    """NEWSCORPUS_SITEAWARE_ENABLED; when it is on only by default (crawler/settings.py) and a worker pool is
+    asked for, the pool wins and site-aware extraction is off. Asking for both is an error (__init__)."""
+    workers = settings.getint("NEWSCORPUS_EXTRACTION_WORKERS")
+    if not settings.getbool("NEWSCORPUS_SITEAWARE_ENABLED"):
+        return False
+    if workers and settings.getpriority("NEWSCORPUS_SITEAWARE_ENABLED") <= SETTINGS_PRIORITIES["project"]:
+        logger.warning("site-aware extraction is off: NEWSCORPUS_EXTRACTION_WORKERS = %d extracts in worker "
+                       "processes, and the site-aware state lives in the crawl process", workers)
+        return False
+    return True
 
 
 class ExtractionPipeline:
@@ -44,8 +62,9 @@ class ExtractionPipeline:
         if workers < 0:
             raise ValueError(f"NEWSCORPUS_EXTRACTION_WORKERS must be >= 0, not {workers}")
         if site_aware and workers:
-            raise ValueError("NEWSCORPUS_SITEAWARE_ENABLED needs NEWSCORPUS_EXTRACTION_WORKERS = 0 "
-                             "(the per-site state lives in the crawl process)")
+            raise ValueError("NEWSCORPUS_SITEAWARE_ENABLED needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site "
+                             "state lives in the crawl process); set NEWSCORPUS_SITEAWARE_ENABLED=False to extract "
+                             f"in {workers} worker processes")
         self.crawler = crawler
         self.database = database
         self.max_seconds = max_seconds
@@ -61,8 +80,7 @@ class ExtractionPipeline:
         if not settings.getbool("NEWSCORPUS_EXTRACTION_ENABLED"):
             raise NotConfigured("NEWSCORPUS_EXTRACTION_ENABLED is off")
         return cls(crawler, CrawlDatabase.of(crawler), settings.getfloat("NEWSCORPUS_EXTRACTION_MAX_SECONDS"),
-                   settings.getint("NEWSCORPUS_EXTRACTION_WORKERS"),
-                   settings.getbool("NEWSCORPUS_SITEAWARE_ENABLED"))
+                   settings.getint("NEWSCORPUS_EXTRACTION_WORKERS"), site_aware_enabled(settings))
 
     async def open_spider(self) -> None:
         if self.workers:
@@ -110,10 +128,11 @@ class ExtractionPipeline:
         arguments = (item.raw_body, item.final_url, item.content_type, self.max_seconds)
         if self.site_aware is not None:
             counts = self.site_aware.counts
-            repairs, induced = counts.repairs, counts.induced
-            result = self.site_aware.extract(item.raw_body, item.final_url, item.content_type)
-            self.crawler.stats.inc_value("newscorpus/extraction/siteaware/repairs", counts.repairs - repairs)
-            self.crawler.stats.inc_value("newscorpus/extraction/siteaware/induced", counts.induced - induced)
+            before = {name: getattr(counts, name) for name in SITE_AWARE_EVENTS}
+            result = self.site_aware.extract(item.raw_body, item.final_url, item.content_type, self.max_seconds)
+            for name, value in before.items():
+                if (added := getattr(counts, name) - value) > 0:
+                    self.crawler.stats.inc_value(f"newscorpus/extraction/siteaware/{name}", added)
             return result
         if self.pool is None:
             return extract_page(*arguments)

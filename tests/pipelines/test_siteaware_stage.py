@@ -1,15 +1,32 @@
 import psycopg
 import pytest
+from scrapy.settings import Settings
 
 from crawler.demo.server import DemoSite
-from pipelines.extraction import ExtractionPipeline
+from pipelines.extraction import ExtractionPipeline, site_aware_enabled
 from tests.conftest import fresh_schema
 from tests.crawl import run_crawl
 
 
 def test_site_aware_needs_in_process_extraction():
-    with pytest.raises(ValueError, match="NEWSCORPUS_SITEAWARE_ENABLED"):
+    with pytest.raises(ValueError, match="NEWSCORPUS_SITEAWARE_ENABLED=False to extract in 2 worker processes"):
         ExtractionPipeline(None, None, 5.0, 2, site_aware=True)
+
+
+def project_settings(**cmdline) -> Settings:
+    settings = Settings()
+    settings.setmodule("crawler.settings", priority="project")
+    for name, value in cmdline.items():
+        settings.set(name, value, priority="cmdline")
+    return settings
+
+
+def test_site_aware_is_on_by_default_and_gives_way_to_a_worker_pool_asked_for():
+    assert site_aware_enabled(project_settings())
+    assert not site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2"))
+    assert not site_aware_enabled(project_settings(NEWSCORPUS_SITEAWARE_ENABLED="False"))
+    # asked for both: kept on, so the stage raises the error above
+    assert site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2", NEWSCORPUS_SITEAWARE_ENABLED="True"))
 
 
 def test_crawl_with_site_aware_extraction_records_methods_and_stores_state(postgres_server_dsn, tmp_path):

@@ -1,34 +1,36 @@
 """The site-aware cascade: matching template -> cluster difference (when a sibling exists) -> generic
 extraction, with in-memory state per site (templates, a few reference skeletons per cluster, and the
-observations templates are induced from). `SiteAwareExtractor.extract` never raises.
+observations templates are induced from). `SiteAwareExtractor.extract` never raises, and keeps to the
+per-page time cap: pages over the element cap, or whose site-aware steps run out of their share of the
+cap, are finished by the generic method (page_budget.py), the method recorded saying so.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 
-from lxml import etree
-
-from pipelines.core.decoding import decode_html
 from pipelines.core.extraction import (
+    LISTING_LINK_SHARE,
     MIN_BODY_CHARS,
     Extraction,
     _confidence,
-    _looks_binary,
     _page_lines,
     extract,
 )
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction.language import detect_language
-from pipelines.core.extraction.metadata import byline_metadata, head_metadata
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from pipelines.core.extraction.metadata import byline_metadata
+from pipelines.core.extraction.normalise import Block, build_blocks
+from pipelines.core.site_aware import dom_diff, page_budget
 from pipelines.core.site_aware import templates as templates_module
 from pipelines.core.site_aware.clustering import CLUSTER_THRESHOLD, nearest_cluster
-from pipelines.core.site_aware.dom_diff import delete_same
+from pipelines.core.site_aware.page_budget import OutOfTime, PageClock, element_count
+from pipelines.core.site_aware.parsed_page import ParsedPage, parse_page
 from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
-from pipelines.core.site_aware.templates import BODY, Observation, PageIndex, SiteTemplate, TemplateResult
+from pipelines.core.site_aware.templates import BODY, Observation, SiteTemplate, TemplateResult
 from pipelines.core.site_aware.tree_similarity import istm, relaxed_istm
 from pipelines.core.site_aware.url_similarity import MATCH_THRESHOLD, similarity, site_of
 
@@ -36,12 +38,25 @@ log = logging.getLogger(__name__)
 
 METHOD_TEMPLATE = "template"
 METHOD_CLUSTER_DIFF = "cluster_diff"
+METHOD_GENERIC = "default"  # the generic extractor's default method (pipelines.core.extraction)
+# The generic method's result, the site-aware steps skipped: the page has more than max_elements elements ...
+METHOD_LARGE_PAGE = "default_large_page"
+# ... or they ran out of their share of the page's time cap.
+METHOD_OUT_OF_TIME = "default_out_of_time"
+DEFAULT_MAX_SECONDS = 5.0  # as the generic extractor's max_seconds (crawl: NEWSCORPUS_EXTRACTION_MAX_SECONDS)
 # Share of the diff region's lines found in the generic region above which both are "the same region".
 SAME_REGION_SHARE = 0.5
 # A diff region elsewhere than the generic one is taken when it is at least this long (or as long as the
 # generic one): half of FULL_BODY_CHARS (a full story). The dev runs: the article nbcnews.com's diff
 # recovers has 5,356 characters, the teasers on bbc.co.uk section pages 126 and 139.
 MIN_ELSEWHERE_CHARS = 500
+# A page is diffed only when the difference can change its result: when at least this share of its generic
+# region's lines appeared on the site's last RECENT_PAGES pages (the region may be template text, the case
+# the difference is for); otherwise DeleteSame removes little of the region and the generic result stands.
+# Half, as SAME_REGION_SHARE. Pages are skeletonised while the site has no cluster with all its references
+# (they may become references), then only when they are diffed.
+TEMPLATE_TEXT_SHARE = 0.5
+RECENT_PAGES = 3  # as many as the references of a cluster
 
 
 @dataclass(frozen=True)
@@ -51,10 +66,18 @@ class SiteAwareConfig:
     strict_istm: bool = False  # definition 8's child-count clause (tree_similarity.py says why it is off)
     induce_k: int = templates_module.INDUCE_K
     induce_min_confidence: float = templates_module.INDUCE_MIN_CONFIDENCE
+    same_region_share: float = SAME_REGION_SHARE
+    min_elsewhere_chars: int = MIN_ELSEWHERE_CHARS
+    diff_shift: int = dom_diff.SHIFT
+    keep_paragraph_chars: int = dom_diff.KEEP_PARAGRAPH_CHARS
     # Reference skeletons kept per cluster (the issue: "a few"); 3 bounds ISTM work per page at 3 x clusters.
     references_per_cluster: int = 3
     max_clusters_per_site: int = 8
     max_observations: int = 50  # per site, most recent kept
+    template_text_share: float = TEMPLATE_TEXT_SHARE
+    recent_pages: int = RECENT_PAGES
+    max_elements: int = page_budget.MAX_ELEMENTS
+    time_share: float = page_budget.TIME_SHARE
     use_templates: bool = True
     use_cluster_diff: bool = True
     learn: bool = True  # False: read the state, change nothing (except repairs) - leave-one-out scoring
@@ -65,6 +88,7 @@ class SiteState:
     templates: list[SiteTemplate] = field(default_factory=list)
     clusters: list[list[Skeleton]] = field(default_factory=list)
     observations: list[Observation] = field(default_factory=list)
+    recent_lines: deque[frozenset[int]] = field(default_factory=deque)  # in-process hashes, newest last
 
 
 @dataclass
@@ -72,6 +96,8 @@ class CascadeCounts:
     template: int = 0
     cluster_diff: int = 0
     generic: int = 0
+    large_page: int = 0  # site-aware steps skipped: over the element cap
+    out_of_time: int = 0  # site-aware steps stopped: past their share of the time cap
     repairs: int = 0
     induced: int = 0
 
@@ -99,102 +125,158 @@ class SiteAwareExtractor:
         score, best = max(scored, key=lambda pair: pair[0])
         return best if score > self.config.url_threshold else None
 
-    def extract(self, html: bytes | str, url: str | None = None, content_type: str | None = None) -> Extraction:
-        """Extract one page with the site's state, learning from it. Never raises."""
+    def extract(
+        self,
+        html: bytes | str,
+        url: str | None = None,
+        content_type: str | None = None,
+        max_seconds: float = DEFAULT_MAX_SECONDS,
+        parsed: ParsedPage | None = None,
+    ) -> Extraction:
+        """Extract one page with the site's state, learning from it. Never raises; keeps to `max_seconds`
+        as the generic extractor does (a `timeout` failure past it). `parsed`: the page from `parse_page`."""
+        clock = PageClock(max_seconds, self.config.time_share)
         try:
-            result = self._extract(html, url, content_type)
+            result = self._extract(parsed or parse_page(html, url, content_type), clock)
         except Exception:  # noqa: BLE001 - the contract is "never raises"; fall back to the generic extractor
             log.exception("site-aware extraction failed for %s", url)
             result = None
-        return result if result is not None else extract(html, url, content_type=content_type)
+        if result is not None:
+            return result
+        return extract(html, url, content_type=content_type, max_seconds=clock.remaining())
 
-    def _extract(self, html: bytes | str, url: str | None, content_type: str | None) -> Extraction | None:
-        if not html or not url or len(html) > 20_000_000:
-            return None
-        encoding = None
-        if isinstance(html, bytes | bytearray):
-            if _looks_binary(bytes(html)):
-                return None
-            decoded = decode_html(bytes(html), content_type)
-            text, encoding = decoded.text, decoded.encoding
-        else:
-            text = html
-        root = parse_html(text) if text.strip() else None
-        if root is None:
-            return None
-        head = head_metadata(root)
-        clean_tree(root)
-        blocks = build_blocks(root)
-        page = PageIndex(root, blocks)
-        site = site_of(url)
-        state = self.state(site)
-        meta = byline_metadata(_page_lines(blocks), head)
+    def _extract(self, page: ParsedPage | None, clock: PageClock) -> Extraction | None:
+        if page is None:
+            return None  # the generic extractor names the failure (empty, not_html, too_large)
+        if clock.page_over():
+            return Extraction.failure("timeout", page.encoding, METHOD_GENERIC)
+        if element_count(page.root) > self.config.max_elements:
+            self.counts.large_page += 1
+            log.info("site-aware steps skipped for %s: over %d elements", page.url, self.config.max_elements)
+            return self._generic(page, METHOD_LARGE_PAGE, clock)
+        try:
+            return self._site_aware(page, clock)
+        except OutOfTime:
+            self.counts.out_of_time += 1
+            log.info("site-aware steps stopped for %s: past their share of the time cap", page.url)
+            return self._generic(page, METHOD_OUT_OF_TIME, clock)
 
-        template = self.matching_template(url) if self.config.use_templates else None
+    def _site_aware(self, page: ParsedPage, clock: PageClock) -> Extraction:
+        clock.check()
+        state = self.state(site_of(page.url))
+        template = self.matching_template(page.url) if self.config.use_templates else None
         if template is not None:
-            applied = templates_module.apply(template, page)
+            applied = templates_module.apply(template, page.index())
             self.counts.repairs += len(applied.repairs)
             if BODY in applied.values:
                 template.hits += 1
                 self.counts.template += 1
-                return self._result(applied.values[BODY], page, meta, applied, METHOD_TEMPLATE, encoding)
-
-        choice = default_method.choose_region(blocks, titles=head.titles)
-        skeleton = build_skeleton(content_root(root)) if self.config.use_cluster_diff else None
-        if skeleton is not None:
-            references = [members for members in state.clusters]
-            similarity_of = istm if self.config.strict_istm else relaxed_istm
-            index, _score = nearest_cluster(skeleton, references, similarity_of, self.config.cluster_threshold)
-            if index is not None:
-                body = self._cluster_diff(root, skeleton, state.clusters[index], head, choice.lines)
-                if self.config.learn and len(state.clusters[index]) < self.config.references_per_cluster:
-                    state.clusters[index].append(skeleton)
-                if body is not None:
-                    self.counts.cluster_diff += 1
-                    self._observe(url, page, state, choice)
-                    return self._result(body, page, meta, None, METHOD_CLUSTER_DIFF, encoding)
-            elif self.config.learn and len(state.clusters) < self.config.max_clusters_per_site:
-                state.clusters.append([skeleton])
-
+                return self._result(applied.values[BODY], page, applied, METHOD_TEMPLATE)
+            clock.check()
+        choice = page.choice()
+        recent = self._remember_lines(page, state)
+        diff = self._region_repeats(choice.lines, recent)
+        collecting = not any(len(members) >= self.config.references_per_cluster for members in state.clusters)
+        if self.config.use_cluster_diff and (diff or collecting):
+            body = self._cluster_step(page, state, clock, diff)
+            if body is not None:
+                self.counts.cluster_diff += 1
+                clock.check()
+                self._observe(page, state, choice)
+                return self._result(body, page, None, METHOD_CLUSTER_DIFF)
+        clock.check()
         body = "\n".join(choice.lines)
+        if _chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= self.config.induce_min_confidence:
+            self._observe(page, state, choice)
+        return self._generic(page, METHOD_GENERIC, clock)
+
+    def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
+        """The generic default method on the parsed page, failures named as pipelines.core.extraction names them."""
+        body = "\n".join(page.choice().lines)
         if _chars(body) < MIN_BODY_CHARS:
-            return None  # the generic extractor names the failure (listing_page / no_body)
+            total = sum(block.chars for block in page.blocks)
+            links = sum(block.link_chars for block in page.blocks)
+            reason = "listing_page" if total and links / total > LISTING_LINK_SHARE else "no_body"
+            return Extraction.failure(reason, page.encoding, METHOD_GENERIC)
+        if clock.page_over():
+            return Extraction.failure("timeout", page.encoding, METHOD_GENERIC)
         self.counts.generic += 1
-        confidence = _page_confidence(body, page)
-        if confidence >= self.config.induce_min_confidence:
-            self._observe(url, page, state, choice)
-        return self._result(body, page, meta, None, "default", encoding)
+        return self._result(body, page, None, method)
+
+    def _remember_lines(self, page: ParsedPage, state: SiteState) -> frozenset[int]:
+        """Hashes of the lines of the site's recent pages before this one; this page's are added (learning)."""
+        before = frozenset().union(*state.recent_lines)
+        if self.config.learn:
+            state.recent_lines.append(frozenset(hash(line) for line in _page_lines(page.blocks)))
+            while len(state.recent_lines) > self.config.recent_pages:
+                state.recent_lines.popleft()
+        return before
+
+    def _region_repeats(self, generic: list[str], recent: frozenset[int]) -> bool:
+        """The generic region may be template text: TEMPLATE_TEXT_SHARE of its lines are on recent pages."""
+        repeated = sum(hash(line) in recent for line in generic)
+        return bool(generic) and repeated >= self.config.template_text_share * len(generic)
+
+    def _cluster_step(self, page: ParsedPage, state: SiteState, clock: PageClock, diff: bool) -> str | None:
+        """Skeleton, nearest cluster, its difference (when `diff`); the page joins (or starts) a cluster as a
+        reference while the cluster has fewer than its references."""
+        skeleton = page.skeleton()
+        clock.check()
+        similarity_of = istm if self.config.strict_istm else relaxed_istm
+
+        def timed_similarity(first: Skeleton, second: Skeleton) -> float:
+            clock.check()
+            return similarity_of(first, second)
+
+        index, _score = nearest_cluster(skeleton, state.clusters, timed_similarity, self.config.cluster_threshold)
+        if index is None:
+            if self.config.learn and len(state.clusters) < self.config.max_clusters_per_site:
+                state.clusters.append([skeleton])
+            return None
+        references = state.clusters[index]
+        body = self._cluster_diff(page, skeleton, list(references), clock) if diff else None
+        if self.config.learn and len(references) < self.config.references_per_cluster:
+            references.append(skeleton)
+        return body
 
     def _cluster_diff(
-        self, root: etree._Element, skeleton: Skeleton, references: list[Skeleton], head, generic: list[str]
+        self, page: ParsedPage, skeleton: Skeleton, references: list[Skeleton], clock: PageClock
     ) -> str | None:
-        """DeleteSame against each reference of the cluster, then the default method on what remains.
+        """DeleteSame against each reference of the cluster, then the default method on what remains: the
+        pruned page's region when it lies elsewhere than the generic region, else None (the generic result).
 
-        When the pruned page's region is the generic one (at least half its lines are generic lines) the
-        diff only removes: lines the generic region lacks are dropped (with the boilerplate gone the
-        region can widen over an author bio; indiatimes.com lost 0.035 F1). When it is elsewhere, the
-        generic region was template text (nbcnews.com: 0.25 -> 0.98) and the diff's region is taken when
-        it is long enough (a short one is a teaser: bbc.co.uk_news_04, a section page).
+        Elsewhere (less than half its lines are generic lines), the generic region was template text
+        (nbcnews.com: 0.25 -> 0.98) and the diff's region is
+        taken when it is long enough (a short one is a teaser: bbc.co.uk_news_04, a section page). When it is
+        the generic region, the generic lines are kept as they are, lines repeated across the site's pages
+        included: removing those is the line-noise stage's job (pipelines/linenoise.py), and a page must read
+        the same whichever method extracts it, or a re-crawl would change stored bodies (a page extracted by
+        difference first and by template later).
         """
-        pruned = copy.deepcopy(root)
+        config = self.config
+        pruned = copy.deepcopy(page.root)
         body = content_root(pruned)
-        for reference in references:
-            delete_same(body, skeleton, reference)
-            skeleton = build_skeleton(body)
-        blocks = build_blocks(pruned)
-        lines = default_method.choose_region(blocks, titles=head.titles).lines
+        for position, reference in enumerate(references):
+            clock.check()
+            dom_diff.delete_same(body, skeleton, reference, config.diff_shift, config.keep_paragraph_chars)
+            if position + 1 < len(references):  # the next reference is compared with the pruned page
+                skeleton = build_skeleton(body)
+        clock.check()
+        lines = default_method.choose_region(build_blocks(pruned), titles=page.head.titles).lines
+        generic = page.choice().lines
         known = set(generic)
-        if lines and sum(line in known for line in lines) >= SAME_REGION_SHARE * len(lines):
-            lines = [line for line in lines if line in known]
-        elif _chars("\n".join(lines)) < min(_chars("\n".join(generic)), MIN_ELSEWHERE_CHARS):
+        if not lines or sum(line in known for line in lines) >= config.same_region_share * len(lines):
+            return None
+        if _chars("\n".join(lines)) < min(_chars("\n".join(generic)), config.min_elsewhere_chars):
             return None  # a short region elsewhere is a teaser, not an article the template text hid
         text = "\n".join(lines)
         return text if _chars(text) >= MIN_BODY_CHARS else None
 
-    def _observe(self, url: str, page: PageIndex, state: SiteState, choice) -> None:
+    def _observe(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
         if not self.config.learn or not self.config.use_templates:
             return
-        observation = templates_module.observe(url, page, choice.roots, choice.headline)
+        url = page.url
+        observation = templates_module.observe(url, page.index(), choice.roots, choice.headline)
         if observation is None:
             return
         state.observations.append(observation)
@@ -209,7 +291,8 @@ class SiteAwareExtractor:
             self.counts.induced += 1
             log.info("template induced for %s: %s", template.site, template.fields[BODY].xpaths)
 
-    def _result(self, body, page, meta, applied: TemplateResult | None, method, encoding) -> Extraction:
+    def _result(self, body: str, page: ParsedPage, applied: TemplateResult | None, method: str) -> Extraction:
+        meta = byline_metadata(_page_lines(page.blocks), page.head)
         title = meta.title
         if applied is not None and applied.values.get("title"):
             title = applied.values["title"]
@@ -222,9 +305,9 @@ class SiteAwareExtractor:
             body=body,
             language=detect_language(body),
             method=method,
-            confidence=_page_confidence(body, page),
+            confidence=_page_confidence(body, page.blocks),
             reason=None,
-            encoding=encoding,
+            encoding=page.encoding,
         )
 
 
@@ -232,10 +315,18 @@ def _chars(text: str) -> int:
     return len(text) - text.count(" ") - text.count("\n")
 
 
-def _page_confidence(body: str, page: PageIndex) -> float:
-    total = sum(block.chars for block in page.blocks)
-    links = sum(block.link_chars for block in page.blocks)
+def _page_confidence(body: str, blocks: list[Block]) -> float:
+    total = sum(block.chars for block in blocks)
+    links = sum(block.link_chars for block in blocks)
     return _confidence(_chars(body), total, links)
 
 
-__all__ = ["SiteAwareExtractor", "SiteAwareConfig", "METHOD_TEMPLATE", "METHOD_CLUSTER_DIFF"]
+__all__ = [
+    "SiteAwareExtractor",
+    "SiteAwareConfig",
+    "METHOD_TEMPLATE",
+    "METHOD_CLUSTER_DIFF",
+    "METHOD_GENERIC",
+    "METHOD_LARGE_PAGE",
+    "METHOD_OUT_OF_TIME",
+]

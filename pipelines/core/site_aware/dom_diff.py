@@ -38,12 +38,18 @@ def _remove_keeping_tail(element: etree._Element) -> None:
     parent.remove(element)
 
 
-def _is_paragraph(element: etree._Element) -> bool:
+def _is_paragraph(element: etree._Element, min_chars: int) -> bool:
     text = "".join(element.itertext()) if element.tag in TEXT_TAGS else own_text(element)
-    return len(text.strip()) >= KEEP_PARAGRAPH_CHARS
+    return len(text.strip()) >= min_chars
 
 
-def delete_same(element: etree._Element, page: Skeleton, reference: Skeleton) -> int:
+def delete_same(
+    element: etree._Element,
+    page: Skeleton,
+    reference: Skeleton,
+    shift: int = SHIFT,
+    keep_paragraph_chars: int = KEEP_PARAGRAPH_CHARS,
+) -> int:
     """Remove, in place, `element`'s subtrees found identical in `reference`; `page` is `element`'s own
     skeleton (aligned with it). Returns the number of subtrees removed."""
     removed = 0
@@ -56,11 +62,11 @@ def delete_same(element: etree._Element, page: Skeleton, reference: Skeleton) ->
         inline_removable = node.tag not in TEXT_TAGS
         for index, (kid, kid_skeleton) in enumerate(zip(kids, mine.children, strict=False)):
             paired = theirs.children[index] if index < len(theirs.children) else None
-            nearby = {child.subtree for child in theirs.children[max(index - SHIFT, 0) : index + SHIFT + 1]}
+            nearby = {child.subtree for child in theirs.children[max(index - shift, 0) : index + shift + 1]}
             if (
                 (kid.tag in BLOCK_TAGS or inline_removable)
                 and kid_skeleton.subtree in nearby
-                and not _is_paragraph(kid)
+                and not _is_paragraph(kid, keep_paragraph_chars)
             ):
                 _remove_keeping_tail(kid)
                 removed += 1

@@ -23,7 +23,8 @@ _SPACES = re.compile(r"\s+")
 # generalised and URL-like values (a dataset wrapper carrying the page url as id) dropped, else every
 # page of a site would differ at the root (cleanportaleval wraps each body in <text id="URL">).
 _DIGIT_RUN = re.compile(r"\d+")
-# Pages are cut at this many nodes (pathological pages; the largest dev page has ~9,000 elements).
+# Skeletons are cut at this many nodes (a guard for callers other than the cascade, which skips pages over
+# page_budget.MAX_ELEMENTS before skeletonising; the largest dev page has 5,757 elements after cleaning).
 MAX_NODES = 20_000
 
 
@@ -48,14 +49,34 @@ def _hash(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=6).digest(), "big")
 
 
+# Signatures repeat (every <p>, every <a class="x">): their hashes are cached across pages by the raw tag and
+# layout attributes, cleared when this large (a crawl sees new class values on every site).
+_SIGNATURE_CACHE_SIZE = 65_536
+_signatures: dict[tuple, int] = {}
+
+
+def _signature_hash(element: etree._Element) -> int:
+    names = element.keys()
+    key = (element.tag, *names, *(element.get(name) for name in LAYOUT_ATTRIBUTES)) if names else element.tag
+    found = _signatures.get(key)
+    if found is None:
+        if len(_signatures) >= _SIGNATURE_CACHE_SIZE:
+            _signatures.clear()
+        found = _signatures[key] = _hash(signature_text(element))
+    return found
+
+
 def element_children(element: etree._Element) -> list[etree._Element]:
     return [child for child in element if isinstance(child.tag, str)]
 
 
 def signature_text(element: etree._Element) -> str:
-    attributes = sorted(element.attrib.keys())
-    values = [f"{name}={_layout_value(element.get(name, ''))}" for name in LAYOUT_ATTRIBUTES if name in element.attrib]
-    return f"{element.tag}|{','.join(attributes)}|{';'.join(values)}"
+    names = element.keys()
+    if not names:
+        return f"{element.tag}||"
+    names.sort()
+    values = [f"{name}={_layout_value(element.get(name, ''))}" for name in LAYOUT_ATTRIBUTES if name in names]
+    return f"{element.tag}|{','.join(names)}|{';'.join(values)}"
 
 
 def _layout_value(value: str) -> str:
@@ -74,22 +95,29 @@ def content_root(root: etree._Element) -> etree._Element:
     return body if body is not None else root
 
 
-def build_skeleton(element: etree._Element) -> Skeleton:
-    """Skeleton of `element`'s subtree (iterative post-order, so deep trees cannot overflow the stack)."""
-    budget = [MAX_NODES]
-    built: dict[etree._Element, Skeleton] = {}
-    stack: list[tuple[etree._Element, bool]] = [(element, False)]
+def build_skeleton(element: etree._Element, max_nodes: int = MAX_NODES) -> Skeleton:
+    """Skeleton of `element`'s subtree (iterative post-order, so deep trees cannot overflow the stack); the
+    first `max_nodes` elements in document order are expanded, the rest left out."""
+    budget = max_nodes
+    finished: list[Skeleton] = []  # post-order results; a node's children are the last ones when it finishes
+    stack: list[tuple[etree._Element, list[etree._Element] | None, int]] = [(element, None, 0)]
     while stack:
-        node, done = stack.pop()
-        kids = element_children(node)
-        if not done:
-            budget[0] -= 1
-            stack.append((node, True))
-            if budget[0] > 0:
-                stack.extend((child, False) for child in reversed(kids))
+        node, kids, expanded = stack.pop()
+        if kids is None:
+            kids = [child for child in node if isinstance(child.tag, str)]
+            budget -= 1
+            expanded = len(kids) if budget > 0 else 0
+            stack.append((node, kids, expanded))
+            stack.extend((child, None, 0) for child in reversed(kids[:expanded]))
             continue
-        children = [built.pop(child) for child in kids if child in built]
-        signature = _hash(signature_text(node))
-        subtree = _hash(f"{signature}|{own_text(node)}|" + ",".join(str(c.subtree) for c in children))
-        built[node] = Skeleton(signature, subtree, children)
-    return built[element]
+        children = finished[len(finished) - expanded :] if expanded else []
+        if expanded:
+            del finished[len(finished) - expanded :]
+        signature = _signature_hash(node)
+        text = node.text or ""
+        if len(node):
+            text += "".join([child.tail or "" for child in node])
+        text = _SPACES.sub(" ", text).strip() if text else ""
+        subtree = _hash(f"{signature}|{text}|" + ",".join([str(c.subtree) for c in children]))
+        finished.append(Skeleton(signature, subtree, children))
+    return finished[0]

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 from lxml import etree
 
-from pipelines.core.extraction.default import MAX_LINK_DENSITY, _hint_dropped, _in_caption, prose_value
+from pipelines.core.extraction.default import _hint_dropped, _in_caption, _keep_line, _link_dropped, prose_value
 from pipelines.core.extraction.normalise import Block
+from pipelines.core.extraction.punctuation import PAPER_MAX_RATIO
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +142,8 @@ class PageIndex:
         return 2 * recall * precision / (recall + precision) if recall + precision else 0.0
 
     def body_lines(self, roots: list[int]) -> list[str]:
-        """The region's lines, trimmed as the default method trims its region (link density, hints, captions)."""
+        """The region's lines, trimmed as the default method trims its region (link density, hints, captions,
+        over-punctuated lines), so a template reads what the generic extractor would read from the same node."""
         lines: list[str] = []
         covered = -1
         for root in sorted(roots):
@@ -151,11 +153,12 @@ class PageIndex:
             top_hint = self.blocks[root].hint
             for i in range(root, self.blocks[root].end):
                 block = self.blocks[i]
-                if not block.chars or block.link_chars / block.chars > MAX_LINK_DENSITY:
+                if not block.chars or _link_dropped(block, PAPER_MAX_RATIO):
                     continue
                 if _hint_dropped(self.blocks, i, top_hint) or _in_caption(self.blocks, i, root):
                     continue
-                lines.extend(line for line in block.text.split("\n") if line)
+                kept = (line for line in block.text.split("\n") if line and _keep_line(line, block, PAPER_MAX_RATIO))
+                lines.extend(kept)
         return lines
 
 
