@@ -1,17 +1,19 @@
 """Documents/s through near-duplicate detection (keywords with jieba, simhash, sketch, candidates, decision)
 against an index already holding 0, 10k and 100k synthetic articles: in memory, or (--postgres) the whole
-stage's work against Postgres (pipelines.db.dedup_index_store.record_article: locks, lookups, decision,
-features and postings written), for both keyword layouts (a posting table with a btree, a GIN index).
+stage's work against Postgres (pipelines.db.dedup_recording.record_articles: locks, lookups, decision,
+features and postings written; a batch of articles per transaction, as the stage's group batching under
+load), for both keyword layouts (a posting table with a btree, a GIN index).
 
 The measured documents are the dev set's texts (only id, lang, title, body are read), streamed in file order
 into an index pre-filled with synthetic articles. Synthetic keyword sets draw from the dev set's own keyword
 vocabulary (Zipf-weighted, so common keywords get long postings) plus rare made-up words; their fingerprints
-and sketches are random. In memory: CPU time of this process, i.e. per core. Postgres: wall time of one
-worker (client and server share the machine), loaded with COPY into a throwaway schema, dropped at the end.
+and sketches are random. In memory: CPU time of this process, i.e. per core. Postgres: docs/s per core =
+documents / CPU seconds of this process and its server backend (client and server share the machine), and
+the wall time of one worker; the index is loaded with COPY into a throwaway schema, dropped at the end.
 
     .venv/bin/python benchmarks/dedup_throughput.py [--docs ../shared/data/dedup/docs.jsonl] [--sizes 0,10000,100000]
     .venv/bin/python benchmarks/dedup_throughput.py --postgres postgresql://postgres@127.0.0.1:5432/test \
-        [--sizes 10000,100000] [--layouts table,gin]
+        [--sizes 10000,100000] [--layouts table,gin] [--batch-sizes 1,32]
 """
 
 from __future__ import annotations
@@ -124,31 +126,39 @@ def backend_cpu(pid: int) -> float:
 
 
 def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures], layout: str,
-                     config: DedupConfig) -> dict[str, float]:
+                     config: DedupConfig, batch_size: int) -> dict[str, float]:
     from pipelines.db.connection import connect
-    from pipelines.db.dedup_index_store import record_article, source_hash
+    from pipelines.db.dedup_index_store import source_hash
+    from pipelines.db.dedup_recording import ArticleToRecord, record_articles
 
     with connect(dsn, autocommit=True) as connection:
         load_postgres(connection, filler, layout, config)
         connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
         backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
-        spent: dict[str, float] = {"zh": 0.0, "en": 0.0}  # CPU seconds: this process + its server backend
+        spent = 0.0  # CPU seconds: this process + its server backend
         wall = 0.0
-        for doc in docs:
+        duplicates = 0
+        for first in range(0, len(docs), batch_size):  # as the stage: features, then one transaction per batch
+            batch = docs[first:first + batch_size]
             start, start_cpu, start_server = time.perf_counter(), time.process_time(), backend_cpu(backend)
-            features = build_features(doc["title"], doc["body"], detect_language(doc["body"]), config)
-            record_article(connection, doc["id"], 1, source_hash(doc["title"], doc["body"]), features, config, layout)
+            articles = [
+                ArticleToRecord(doc["id"], 1, source_hash(doc["title"], doc["body"]),
+                                build_features(doc["title"], doc["body"], detect_language(doc["body"]), config))
+                for doc in batch
+            ]
+            outcomes = record_articles(connection, articles, config, layout)
             wall += time.perf_counter() - start
-            spent[doc["lang"]] += time.process_time() - start_cpu + backend_cpu(backend) - start_server
-        result = {f"{lang} docs/s": sum(1 for d in docs if d["lang"] == lang) / spent[lang] for lang in spent}
-        result["all docs/s"] = len(docs) / sum(spent.values())
+            spent += time.process_time() - start_cpu + backend_cpu(backend) - start_server
+            duplicates += sum(1 for outcome in outcomes if outcome.status == "duplicate")
+        result = {"duplicates": duplicates}
+        result["all docs/s"] = len(docs) / spent
         result["wall docs/s"] = len(docs) / wall
         result.update({f"{k} B/article": v for k, v in index_bytes(connection, layout).items()})
     return result
 
 
-def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], vocabulary: list[str],
-                 config: DedupConfig) -> None:
+def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], batch_sizes: list[int],
+                 vocabulary: list[str], config: DedupConfig) -> None:
     from psycopg.conninfo import make_conninfo
 
     from migrations.runner import migrate
@@ -162,16 +172,17 @@ def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str
         with connect(schema_dsn) as connection:
             migrate(connection)
             connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
-        print("| layout | indexed articles | zh docs/s | en docs/s | all docs/s | wall docs/s (1 worker) "
+        print("| layout | batch | indexed articles | docs/s per core | wall docs/s (1 worker) | duplicates found "
               "| features B/article | keyword index B/article | simhash blocks B/article |")
         print("|---|---|---|---|---|---|---|---|---|")
         for layout in layouts:
-            for size in sizes:
-                filler = synthetic_features(size, vocabulary, random.Random(SEED + size))
-                r = measure_postgres(schema_dsn, docs, filler, layout, config)
-                print(f"| {layout} | {size} | {r['zh docs/s']:.0f} | {r['en docs/s']:.0f} | {r['all docs/s']:.0f} "
-                      f"| {r['wall docs/s']:.0f} | {r['features B/article']:.0f} "
-                      f"| {r['keywords B/article']:.0f} | {r['blocks B/article']:.0f} |", flush=True)
+            for batch_size in batch_sizes:
+                for size in sizes:
+                    filler = synthetic_features(size, vocabulary, random.Random(SEED + size))
+                    r = measure_postgres(schema_dsn, docs, filler, layout, config, batch_size)
+                    print(f"| {layout} | {batch_size} | {size} | {r['all docs/s']:.0f} | {r['wall docs/s']:.0f} "
+                          f"| {r['duplicates']} | {r['features B/article']:.0f} "
+                          f"| {r['keywords B/article']:.0f} | {r['blocks B/article']:.0f} |", flush=True)
     finally:
         with connect(dsn, autocommit=True) as admin:
             admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
@@ -184,6 +195,8 @@ def main() -> None:
                                                        "10000,100000)")
     parser.add_argument("--postgres", metavar="DSN", help="measure the whole stage against Postgres")
     parser.add_argument("--layouts", default="table,gin", help="Postgres keyword index layouts")
+    parser.add_argument("--batch-sizes", default="1,32", help="Postgres: articles per transaction, as the stage's "
+                                                            "NEWSCORPUS_DEDUP_BATCH_SIZE (1 = one by one)")
     args = parser.parse_args()
     with Path(args.docs).open(encoding="utf-8") as lines:
         docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
@@ -192,7 +205,8 @@ def main() -> None:
     vocabulary = sorted({k for d in docs for k in build_features(d["title"], d["body"], d["lang"], config).keywords})
     sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.postgres else "0,10000,100000")).split(",")]
     if args.postgres:
-        run_postgres(args.postgres, docs, sizes, args.layouts.split(","), vocabulary, config)
+        batch_sizes = [int(b) for b in args.batch_sizes.split(",")]
+        run_postgres(args.postgres, docs, sizes, args.layouts.split(","), batch_sizes, vocabulary, config)
         return
     rng = random.Random(SEED)
     print("| indexed articles | zh docs/s | en docs/s | all docs/s |\n|---|---|---|---|")

@@ -245,85 +245,102 @@ FROM near_duplicate_features d
 JOIN near_duplicate_features c ON c.id = d.canonical_id
 LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 
--- One round trip for the stage's lookup: lock the story's keys (transaction-scoped advisory locks, in the
--- sorted array's order), then find the candidates (each statement of a plpgsql function takes a new snapshot:
--- the reads see what writers holding the same keys committed while we waited). Rows: the stored row of
--- p_url, if any ('self'), then each candidate with how it was found and its features. Keyword candidates:
--- each keyword's p_per_keyword most recent postings (p_layout 'table': the posting table; 'gin': a GIN index
--- on keywords, benchmarks only), the p_limit sharing most, then only those sharing >= p_min_shared and
--- whose keyword overlap (p_overlap: 'min' or 'jaccard') reaches p_tau.
-CREATE FUNCTION near_duplicate_candidates(
-    p_lock_keys bigint[], p_url text, p_body_hash text, p_simhash bigint, p_max_distance integer,
-    p_block_keys bigint[], p_keywords text[], p_per_keyword integer, p_limit integer, p_min_shared integer,
-    p_layout text, p_overlap text, p_tau double precision
+-- Near-duplicate lookups for a batch of articles in one call (issue 6 speed; docs/dedup_results.md). The stage
+-- decides the articles that queued up while the previous batch ran in one transaction
+-- (pipelines.db.dedup_index_store.record_articles), so the per-statement and per-round-trip costs are paid
+-- once per batch.
+--
+-- Lock the batch's keys (transaction-scoped advisory locks, in the sorted array's order), then, for each
+-- article (its 1-based position in p_urls), find the candidates (each statement of a plpgsql function takes a
+-- new snapshot: the reads see what writers holding the same keys committed while we waited). Rows: the stored
+-- row of an article's URL, if any ('self'), then each (article, candidate) with how it was found and the
+-- candidate's features. Keyword candidates: each keyword's p_per_keyword most recent postings (p_layout 'table':
+-- the posting table; 'gin': a GIN index on keywords, benchmarks only), the p_limit sharing most per article,
+-- then only those sharing >= p_min_shared[article] and whose keyword overlap (p_overlap: 'min' or 'jaccard')
+-- reaches p_tau: the others cannot be duplicates and their 2 KB sketches are not read.
+-- plan_cache_mode: every call has new parameter values, and under the default (auto) Postgres planned the
+-- statements again on each call, which cost more than running them (server CPU per one-article call 0.87 ->
+-- 0.28 ms without keywords, 2026-11-22, docs/dedup_results.md). The plans do not depend on the values.
+CREATE FUNCTION near_duplicate_candidates_batch(
+    p_lock_keys bigint[], p_urls text[], p_body_hashes text[], p_simhashes bigint[], p_min_shared integer[],
+    p_block_articles integer[], p_block_keys bigint[], p_keyword_articles integer[], p_keywords text[],
+    p_max_distance integer, p_per_keyword integer, p_limit integer, p_layout text, p_overlap text,
+    p_tau double precision
 ) RETURNS TABLE (
-    role text, id bigint, url text, exact boolean, near boolean, shared integer, source_hash text,
-    canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real, has_members boolean,
-    language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[], shingle_count integer,
-    token_count integer, body_hash text
-) LANGUAGE plpgsql AS $$
+    role text, article integer, id bigint, url text, exact boolean, near boolean, shared integer,
+    source_hash text, canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real,
+    has_members boolean, language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[],
+    shingle_count integer, token_count integer, body_hash text
+) LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan AS $$
 #variable_conflict use_column
-DECLARE
-    v_self bigint;
-    v_ids bigint[];
-    v_shared integer[];
 BEGIN
     PERFORM pg_advisory_xact_lock(k) FROM unnest(p_lock_keys) AS k;
-    SELECT f.id INTO v_self FROM near_duplicate_features f WHERE f.url = p_url;
-    IF p_layout = 'gin' THEN
-        SELECT array_agg(c.id), array_agg(c.n) INTO v_ids, v_shared FROM (
-            SELECT p.id, count(*)::integer AS n
-            FROM unnest(p_keywords) AS k (keyword)
-            CROSS JOIN LATERAL (
-                SELECT f.id FROM near_duplicate_features f
-                WHERE f.keywords @> ARRAY[k.keyword] AND f.id IS DISTINCT FROM v_self
-                ORDER BY f.id DESC LIMIT p_per_keyword) p
-            GROUP BY p.id ORDER BY 2 DESC, 1 DESC LIMIT p_limit) c
-        WHERE c.n >= p_min_shared;
-    ELSE
-        SELECT array_agg(c.id), array_agg(c.n) INTO v_ids, v_shared FROM (
-            SELECT p.article_id AS id, count(*)::integer AS n
-            FROM unnest(p_keywords) AS k (keyword)
-            CROSS JOIN LATERAL (
-                SELECT w.article_id FROM near_duplicate_keywords w
-                WHERE w.keyword = k.keyword AND w.article_id IS DISTINCT FROM v_self
-                ORDER BY w.article_id DESC LIMIT p_per_keyword) p
-            GROUP BY p.article_id ORDER BY 2 DESC, 1 DESC LIMIT p_limit) c
-        WHERE c.n >= p_min_shared;
-    END IF;
     RETURN QUERY
-    WITH found AS (
-        SELECT f.id, true AS exact, false AS near, 0 AS shared FROM near_duplicate_features f
-        WHERE p_body_hash IS NOT NULL AND f.body_hash = p_body_hash
+    WITH batch AS (
+        SELECT a.n::integer AS article, a.body_hash, a.simhash, a.min_shared, f.id AS self_id
+        FROM unnest(p_urls, p_body_hashes, p_simhashes, p_min_shared) WITH ORDINALITY
+             AS a (url, body_hash, simhash, min_shared, n)
+        LEFT JOIN near_duplicate_features f ON f.url = a.url
+    ), batch_keyword AS (
+        SELECT k.article, k.keyword FROM unnest(p_keyword_articles, p_keywords) AS k (article, keyword)
+    ), shared_count AS (  -- a lateral index probe per (article, keyword): a plan that needs no row estimates
+        SELECT bk.article, p.id, count(*)::integer AS n
+        FROM batch_keyword bk
+        JOIN batch b ON b.article = bk.article
+        CROSS JOIN LATERAL (
+            (SELECT w.article_id AS id FROM near_duplicate_keywords w
+             WHERE p_layout = 'table' AND w.keyword = bk.keyword AND w.article_id IS DISTINCT FROM b.self_id
+             ORDER BY w.article_id DESC LIMIT p_per_keyword)
+            UNION ALL
+            (SELECT f.id FROM near_duplicate_features f
+             WHERE p_layout = 'gin' AND f.keywords @> ARRAY[bk.keyword] AND f.id IS DISTINCT FROM b.self_id
+             ORDER BY f.id DESC LIMIT p_per_keyword)) p
+        GROUP BY bk.article, p.id
+    ), ranked AS (
+        SELECT s.article, s.id, s.n, row_number() OVER (PARTITION BY s.article ORDER BY s.n DESC, s.id DESC) AS r
+        FROM shared_count s
+    ), found AS (
+        SELECT b.article, f.id, true AS exact, false AS near, 0 AS shared
+        FROM batch b JOIN near_duplicate_features f ON f.body_hash = b.body_hash
+        WHERE b.body_hash IS NOT NULL
         UNION ALL
-        SELECT b.article_id, false, true, 0 FROM near_duplicate_blocks b
-        JOIN near_duplicate_features f ON f.id = b.article_id
-        WHERE p_simhash IS NOT NULL AND b.block_key = ANY (p_block_keys)
-          AND bit_count((f.simhash # p_simhash)::bit(64)) <= p_max_distance
+        SELECT bb.article, bl.article_id, false, true, 0
+        FROM unnest(p_block_articles, p_block_keys) AS bb (article, block_key)
+        JOIN batch b ON b.article = bb.article
+        JOIN near_duplicate_blocks bl ON bl.block_key = bb.block_key
+        JOIN near_duplicate_features f ON f.id = bl.article_id
+        WHERE bit_count((f.simhash # b.simhash)::bit(64)) <= p_max_distance
         UNION ALL
-        SELECT c.id, false, false, c.n FROM unnest(v_ids, v_shared) AS c (id, n)
-    ), candidates AS (
-        SELECT found.id, bool_or(found.exact) AS exact, bool_or(found.near) AS near, max(found.shared) AS shared
-        FROM found WHERE found.id IS DISTINCT FROM v_self GROUP BY found.id
+        SELECT r.article, r.id, false, false, r.n
+        FROM ranked r JOIN batch b ON b.article = r.article
+        WHERE r.r <= p_limit AND r.n >= b.min_shared
+    ), candidate AS (
+        SELECT found.article, found.id, bool_or(found.exact) AS exact, bool_or(found.near) AS near,
+               max(found.shared) AS shared
+        FROM found JOIN batch b ON b.article = found.article
+        WHERE found.id IS DISTINCT FROM b.self_id
+        GROUP BY found.article, found.id
+    ), article_keywords AS (
+        SELECT bk.article, array_agg(bk.keyword) AS keywords FROM batch_keyword bk GROUP BY bk.article
     )
-    SELECT 'self', f.id, f.url, false, false, 0, f.source_hash, f.canonical_id,
+    SELECT 'self', b.article, f.id, f.url, false, false, 0, f.source_hash, f.canonical_id,
            (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),
            f.duplicate_method, f.duplicate_score,
            EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id),
            f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text
-    FROM near_duplicate_features f WHERE f.id = v_self
+    FROM batch b JOIN near_duplicate_features f ON f.id = b.self_id
     UNION ALL
-    SELECT 'candidate', f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL, NULL,
-           f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
+    SELECT 'candidate', c.article, f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL,
+           NULL, f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
            f.body_hash
-    FROM candidates c JOIN near_duplicate_features f ON f.id = c.id
+    FROM candidate c JOIN near_duplicate_features f ON f.id = c.id
+    LEFT JOIN article_keywords ak ON ak.article = c.article
     CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k
-                        WHERE k = ANY (p_keywords)) s
-    -- A candidate found by keywords only is a duplicate only if its keyword overlap reaches tau: the others
-    -- are not read (their 2 KB sketches are most of a lookup's cost).
+                        WHERE k = ANY (ak.keywords)) s
     WHERE c.exact OR c.near OR s.n / greatest(1, CASE WHEN p_overlap = 'min'
-        THEN least(cardinality(f.keywords), cardinality(p_keywords))
-        ELSE cardinality(f.keywords) + cardinality(p_keywords) - s.n END) >= p_tau - 1e-9;
+        THEN least(cardinality(f.keywords), cardinality(ak.keywords))
+        ELSE cardinality(f.keywords) + cardinality(ak.keywords) - s.n END) >= p_tau - 1e-9;
 END
 $$;
 

@@ -1,9 +1,13 @@
 """Near-duplicate stage: features of the article's title and cleaned body (pipelines.core.near_duplicate), the
-decision against the Postgres index, the link to the cluster's canonical article (pipelines.db.dedup_index_store).
+decision against the Postgres index, the link to the cluster's canonical article (pipelines.db.dedup_recording).
 
 Duplicates are stored like any article (nothing is dropped or deleted); the corpus_articles view leaves them
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. The work runs in one dedicated
 thread with its own connection, so the reactor is never blocked on the database.
+
+Group batching: the articles that arrive while a batch is being decided wait and go together in the next one
+(at most NEWSCORPUS_DEDUP_BATCH_SIZE), one transaction each. A lone article goes alone at once, so batching
+adds no wait; under load the per-transaction costs are shared (benchmarks/dedup_throughput.py).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import psycopg
 from scrapy.exceptions import NotConfigured
@@ -20,7 +25,8 @@ from pipelines.core.keywords import detect_language
 from pipelines.core.near_duplicate import DedupConfig, build_features
 from pipelines.db.connection import DatabaseUnavailableError, connect
 from pipelines.db.corpus_store import without_nul
-from pipelines.db.dedup_index_store import DedupOutcome, record_article, source_hash
+from pipelines.db.dedup_index_store import source_hash
+from pipelines.db.dedup_recording import ArticleToRecord, DedupOutcome, record_articles
 from pipelines.db.retry import retry_sync
 
 logger = logging.getLogger(__name__)
@@ -52,27 +58,44 @@ def config_from_settings(settings) -> DedupConfig:
     return DedupConfig(**values)
 
 
+@dataclass(frozen=True)
+class _Waiting:
+    url: str
+    site_id: int
+    title: str
+    body: str
+    outcome: asyncio.Future  # DedupOutcome, None (too short) or the exception
+
+
 class NearDuplicatePipeline:
-    def __init__(self, crawler, database: CrawlDatabase, config: DedupConfig):
+    def __init__(self, crawler, database: CrawlDatabase, config: DedupConfig, batch_size: int):
         self.crawler = crawler
         self.database = database
         self.config = config
+        self.batch_size = batch_size
         self.executor: ThreadPoolExecutor | None = None
         self.connection: psycopg.Connection | None = None  # used only in the executor's one thread
         self.retries = 0  # decisions repeated after a lost connection (pipelines.db.retry)
+        self.waiting: list[_Waiting] = []
+        self.batcher: asyncio.Task | None = None
 
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
         if not settings.getbool("NEWSCORPUS_DEDUP_ENABLED"):
             raise NotConfigured("NEWSCORPUS_DEDUP_ENABLED is off")
-        return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings))
+        batch_size = settings.getint("NEWSCORPUS_DEDUP_BATCH_SIZE")
+        if batch_size < 1:
+            raise ValueError(f"NEWSCORPUS_DEDUP_BATCH_SIZE must be >= 1, not {batch_size}")
+        return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings), batch_size)
 
     async def open_spider(self) -> None:
         await self.database.open(self.crawler.spider.site_config.name)
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="neardup")
 
     async def close_spider(self) -> None:
+        if self.batcher is not None:
+            await self.batcher
         if self.retries:
             self.crawler.stats.set_value("newscorpus/dedup/db_retries", self.retries)
         if self.executor is not None:
@@ -84,23 +107,63 @@ class NearDuplicatePipeline:
             self.connection.close()
             self.connection = None
 
-    def decide(self, url: str, site_id: int, title: str, body: str) -> DedupOutcome | None:
-        """In the executor's thread: features, then the transaction; None when the body is too short."""
-        features = build_features(title, body, detect_language(body), self.config)
-        if features.token_count < self.config.min_simhash_tokens:
-            return None
+    def decide(self, waiting: list[_Waiting]) -> list[DedupOutcome | None]:
+        """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
+        outcomes: list[DedupOutcome | None] = [None] * len(waiting)
+        articles, positions = [], []
+        for position, entry in enumerate(waiting):
+            features = build_features(entry.title, entry.body, detect_language(entry.body), self.config)
+            if features.token_count >= self.config.min_simhash_tokens:
+                articles.append(ArticleToRecord(entry.url, entry.site_id, source_hash(entry.title, entry.body),
+                                                features))
+                positions.append(position)
+        if not articles:
+            return outcomes
 
-        def record() -> DedupOutcome:
+        def record() -> list[DedupOutcome]:
             if self.connection is None or self.connection.closed:
                 self.connection = connect(self.database.dsn, autocommit=True)
-            return record_article(self.connection, url, site_id, source_hash(title, body), features, self.config)
+            return record_articles(self.connection, articles, self.config)
 
         def drop_connection(error: Exception) -> None:
             self.retries += 1
             self._close_connection()
 
-        # record_article is idempotent per URL and text: retried with back-off while the server is away.
-        return retry_sync(record, f"the near-duplicate check of {url[:200]}", on_retry=drop_connection)
+        # record_articles is idempotent per URL and text: retried with back-off while the server is away.
+        what = f"the near-duplicate check of {len(articles)} article(s) from {articles[0].url[:200]}"
+        for position, outcome in zip(positions, retry_sync(record, what, on_retry=drop_connection), strict=True):
+            outcomes[position] = outcome
+        return outcomes
+
+    async def _run_batches(self) -> None:
+        """Decide waiting articles, a batch at a time, until none wait; a failed batch is retried one article at
+        a time, so one article the database refuses does not fail the others."""
+        loop = asyncio.get_running_loop()
+        stats = self.crawler.stats
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[:self.batch_size], self.waiting[self.batch_size:]
+                stats.inc_value("newscorpus/dedup/batches")
+                stats.max_value("newscorpus/dedup/largest_batch", len(batch))
+                groups = [batch]
+                while groups:
+                    group = groups.pop(0)
+                    try:
+                        outcomes = await loop.run_in_executor(self.executor, self.decide, group)
+                    except (psycopg.Error, DatabaseUnavailableError) as error:
+                        await loop.run_in_executor(self.executor, self._close_connection)
+                        if len(group) > 1:
+                            groups.extend([entry] for entry in group)
+                            continue
+                        outcomes = [error]
+                    except Exception as error:  # a fault of ours: each item's own error, not a silent hang
+                        for entry in group:
+                            entry.outcome.set_exception(error)
+                        continue
+                    for entry, outcome in zip(group, outcomes, strict=True):
+                        entry.outcome.set_result(outcome)
+        finally:
+            self.batcher = None
 
     async def process_item(self, item):
         if item.outcome != "article":
@@ -109,15 +172,16 @@ class NearDuplicatePipeline:
         title = without_nul(item.title) or ""
         body = without_nul(item.clean_body if item.clean_body is not None else item.body) or ""
         site_id = await self.database.writer.site_id(item.site)
-        loop = asyncio.get_running_loop()
-        try:
-            outcome = await loop.run_in_executor(self.executor, self.decide, item.article_url, site_id, title, body)
+        waiting = _Waiting(item.article_url, site_id, title, body, asyncio.get_running_loop().create_future())
+        self.waiting.append(waiting)
+        if self.batcher is None:
+            self.batcher = asyncio.ensure_future(self._run_batches())
+        outcome = await waiting.outcome
         # Retries exhausted or another database error: the article is still stored (as canonical), and
         # resolution can catch up.
-        except (psycopg.Error, DatabaseUnavailableError) as error:
-            logger.error("near-duplicate check failed for %s: %s", item.article_url, error)
+        if isinstance(outcome, Exception):
+            logger.error("near-duplicate check failed for %s: %s", item.article_url, outcome)
             stats.inc_value("newscorpus/dedup/failed")
-            self._close_connection()
             return item
         if outcome is None:
             stats.inc_value("newscorpus/dedup/skipped_short")

@@ -16,9 +16,10 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pipelines.core.body_text import BodyText
 from pipelines.core.keywords import extract_keywords, normalize_text
 from pipelines.core.shingle_sketch import ShingleSketch, estimate_containment, exact_body_hash, sketch_body
-from pipelines.core.simhash_fingerprint import fingerprint, hamming_distance, simhash_features
+from pipelines.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
 Method = Literal["exact", "simhash", "keywords"]
 
@@ -88,20 +89,20 @@ class DedupDecision:
 
 
 def build_features(title: str, body: str, lang: str, config: DedupConfig) -> DocumentFeatures:
-    normalized = normalize_text(body)
-    found = extract_keywords(title, normalized, lang, config.window, config.min_cooccurrence, config.max_keywords)
-    sketch = sketch_body(normalized, lang)
-    token_count = sketch.token_count
-    features = simhash_features(normalized, lang)
-    fingerprinted = token_count >= config.min_simhash_tokens and features
+    text = BodyText.of(normalize_text(body))  # read once: keywords, sketch, fingerprint and hash share its words
+    words = text.words if lang != "zh" else None  # Chinese body keywords come from jieba, not `\w+` words
+    found = extract_keywords(
+        title, text.normalized, lang, config.window, config.min_cooccurrence, config.max_keywords, words
+    )
+    sketch = sketch_body(text, lang)
     return DocumentFeatures(
         lang=lang,
         keywords=found.all,
         title_keywords=found.title_keywords,
-        simhash=fingerprint(features) if fingerprinted else None,
+        simhash=body_fingerprint(text, lang) if sketch.token_count >= config.min_simhash_tokens else None,
         sketch=sketch,
-        body_hash=exact_body_hash(normalized),
-        token_count=token_count,
+        body_hash=exact_body_hash(text),
+        token_count=sketch.token_count,
     )
 
 

@@ -10,14 +10,13 @@ the whole body need not be segmented (jieba runs at ~100 bodies/s, the stage bud
 from __future__ import annotations
 
 import math
-import re
-import zlib
 from collections import Counter
 from functools import cache
 
 import numpy as np
 
-from pipelines.core.keywords import is_keyword, load_stopwords
+from pipelines.core.body_text import BMP_SIZE, CJK_CODES, CJK_COUNT, CJK_RANK, BodyText, CrcMemo
+from pipelines.core.keywords import keyword_test, load_stopwords
 
 FINGERPRINT_BITS = 64
 SIGNED_OFFSET = 1 << 63  # Postgres bigint is signed: stored = unsigned - 2**63 (keeps the order)
@@ -26,53 +25,87 @@ MAX_FEATURE_WEIGHT = 50
 # Features kept per body, the most frequent first: bounds the cost on long bodies; the most frequent 256
 # carry the fingerprint of a near-exact copy.
 MAX_FEATURES = 256
-_SHIFTS = np.arange(FINGERPRINT_BITS, dtype=np.uint64)
 _MIX_1, _MIX_2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+# Weight of a feature counted n times, looked up for n < 4096 (a feature counted more often is weighted as it comes).
+_WEIGHTS = np.array([0] + [min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(n))) for n in range(1, 4096)], dtype=np.int64)
 
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"\w+")
+# A word, or a CJK bigram's key: rank of its first character * CJK_COUNT + rank of the second (fits 32 bits, which
+# sort 2x faster than the 64-bit code point pairs; ranks follow code points, so keys keep the pairs' order).
+Feature = str | int
 
 
 def simhash_features(normalized_body: str, lang: str) -> dict[str, int]:
     """Weighted features of a normalised body (see `keywords.normalize_text`): weight 1 + log2(count)."""
+    features, counts = top_features(BodyText.of(normalized_body), lang)
+    return dict(zip(map(_feature_text, features), _weights(counts).tolist(), strict=True))
+
+
+def _weights(counts: list[int]) -> np.ndarray:
+    counted = np.array(counts, dtype=np.int64)
+    weights = _WEIGHTS[np.minimum(counted, len(_WEIGHTS) - 1)]
+    for i in np.flatnonzero(counted >= len(_WEIGHTS)).tolist():
+        weights[i] = min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(counts[i])))
+    return weights
+
+
+def _feature_text(feature: Feature) -> str:
+    if isinstance(feature, str):
+        return feature
+    first, second = divmod(feature, CJK_COUNT)
+    return chr(CJK_CODES[first]) + chr(CJK_CODES[second])
+
+
+def top_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int]]:
+    """The MAX_FEATURES most frequent features and their counts, ties in order of first appearance (the order of
+    `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words."""
     if lang == "zh":
-        counts = _cjk_bigram_counts("".join(_CJK_RUN.findall(normalized_body)))
-        counts.update(w for w in _WORD.findall(_CJK_RUN.sub(" ", normalized_body)) if is_keyword(w, "en"))
+        keys, key_counts = _top_cjk_bigrams(body.cjk_codes)
+        features, counts = keys.tolist(), key_counts.tolist()
+        words, keep = body.latin_words, keyword_test("en")
     else:
-        counts = Counter(_WORD.findall(normalized_body))
-        for feature in [f for f in counts if not is_keyword(f, lang)]:
-            del counts[feature]
-    top = counts.most_common(MAX_FEATURES)
-    return {feature: min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(n))) for feature, n in top}
+        features, counts = [], []
+        words, keep = body.words, keyword_test(lang)
+    word_counts = Counter(words)
+    kept = list(filter(keep, word_counts))
+    features += kept
+    counts += map(word_counts.__getitem__, kept)
+    if len(features) > 1:  # a stable sort, as most_common's nlargest
+        order = sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:MAX_FEATURES]
+        features, counts = [features[i] for i in order], [counts[i] for i in order]
+    return features, counts
 
 
 @cache
-def _stop_code_points() -> np.ndarray:
-    return np.array(sorted(ord(w) for w in load_stopwords("zh") if len(w) == 1), dtype=np.uint64)
+def _stop_chars() -> np.ndarray:
+    """Single-character Chinese stopwords, as a lookup table over the BMP (the CJK ranges lie in it)."""
+    table = np.zeros(BMP_SIZE, dtype=bool)
+    table[[ord(w) for w in load_stopwords("zh") if len(w) == 1 and ord(w) < BMP_SIZE]] = True
+    return table
 
 
-def _cjk_bigram_counts(chars: str) -> Counter[str]:
-    """The MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out (numpy: a
-    Counter over a 4000-character body costs more than the rest of the fingerprint)."""
-    if len(chars) < 2:
-        return Counter()
-    codes = np.frombuffer(chars.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    stop = np.isin(codes, _stop_code_points())
+def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keys and counts of the MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out
+    (numpy: a Counter over a 4000-character body costs more than the rest of the fingerprint)."""
+    stop = _stop_chars()[codes]
     keep = ~(stop[:-1] & stop[1:])  # bigrams across a CJK run boundary are kept: harmless noise
-    ids, counts = np.unique((codes[:-1] << np.uint64(21) | codes[1:])[keep], return_counts=True)
+    ranks = CJK_RANK[codes]
+    keys = np.sort((ranks[:-1] * np.uint32(CJK_COUNT) + ranks[1:])[keep])
+    if not len(keys):
+        return keys, np.zeros(0, dtype=np.intp)
+    firsts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    counts = np.diff(firsts, append=len(keys))
     top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
-    mask = (1 << 21) - 1
-    return Counter(
-        {chr(i >> 21) + chr(i & mask): n for i, n in zip(ids[top].tolist(), counts[top].tolist(), strict=True)}
-    )
+    return keys[firsts[top]], counts[top]
 
 
-def feature_hashes(features: list[str]) -> np.ndarray:
-    """Stable 64-bit hashes of feature strings: two CRC-32s (seeds 0 and 1) through the splitmix64 finaliser.
-    The simhash package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs ~0.1 ms, and is
-    the same in every process (unlike Python's `hash`)."""
-    encoded = [f.encode() for f in features]
-    mixed = np.array([zlib.crc32(e) << 32 | zlib.crc32(e, 1) for e in encoded], dtype=np.uint64)
+_FEATURE_CRCS = CrcMemo(_feature_text)
+
+
+def feature_hashes(features: list[Feature]) -> np.ndarray:
+    """Stable 64-bit hashes of features: two CRC-32s (seeds 0 and 1) of the feature's text through the splitmix64
+    finaliser. The simhash package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs
+    ~0.03 ms with the CRCs remembered, and is the same in every process (unlike Python's `hash`)."""
+    mixed = _FEATURE_CRCS.pairs(features)
     mixed ^= mixed >> np.uint64(30)
     mixed *= _MIX_1
     mixed ^= mixed >> np.uint64(27)
@@ -84,13 +117,21 @@ def feature_hashes(features: list[str]) -> np.ndarray:
 def fingerprint(features: dict[str, int]) -> int:
     """Unsigned 64-bit simhash of weighted features (Charikar 2002: bit i is set when the weights of the
     features whose hash has bit i set outweigh the others); callers skip bodies too short to fingerprint."""
-    if not features:
+    return _vote(feature_hashes(list(features)), np.fromiter(features.values(), dtype=np.int64, count=len(features)))
+
+
+def body_fingerprint(body: BodyText, lang: str) -> int | None:
+    """`fingerprint(simhash_features(...))` of a body without spelling out its features; None when it has none."""
+    features, counts = top_features(body, lang)
+    return _vote(feature_hashes(features), _weights(counts)) if features else None
+
+
+def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:
+    if not len(hashes):
         return 0
-    hashes = feature_hashes(list(features))
-    weights = np.fromiter(features.values(), dtype=np.int64, count=len(features))
-    bits = ((hashes[:, None] >> _SHIFTS) & np.uint64(1)).astype(np.int64)
-    votes = ((2 * bits - 1) * weights[:, None]).sum(axis=0)
-    return int(((votes > 0).astype(np.uint64) << _SHIFTS).sum())
+    bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    votes = 2 * (weights @ bits.astype(np.int64)) - weights.sum()  # Σ ±weight: + where the hash has the bit
+    return int.from_bytes(np.packbits(votes > 0, bitorder="little").tobytes(), "little")
 
 
 def hamming_distance(a: int, b: int) -> int:

@@ -57,18 +57,19 @@ FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 
 -- name: insert_features
--- The article's features, postings and block keys in one statement.
+-- The article's features, postings and block keys in one statement; id: one from allocate_ids, or NULL.
 WITH article AS (
-    INSERT INTO near_duplicate_features (url, site_id, language, source_hash, body_hash, simhash, token_count,
+    INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, token_count,
                                          shingle_count, sketch, keywords, title_keywords, canonical_id,
                                          duplicate_method, duplicate_score, matched_id, resolved)
-    VALUES (%(url)s, %(site_id)s, %(language)s, %(source_hash)s, %(body_hash)s, %(simhash)s, %(token_count)s,
-            %(shingle_count)s, %(sketch)b, %(keywords)b, %(title_keywords)b, %(canonical_id)s, %(method)s,
+    VALUES (coalesce(%(id)s::bigint, nextval(pg_get_serial_sequence('near_duplicate_features', 'id'))),
+            %(url)s, %(site_id)s, %(language)s, %(source_hash)s, %(body_hash)s, %(simhash)s, %(token_count)s,
+            %(shingle_count)s, %(sketch)s::bigint[], %(keywords)b, %(title_keywords)b, %(canonical_id)s, %(method)s,
             %(score)s, %(matched_id)s, %(canonical_id)s::bigint IS NOT NULL)
-    RETURNING id
+    RETURNING id, keywords
 ), postings AS (
     INSERT INTO near_duplicate_keywords (keyword, article_id)
-    SELECT k, article.id FROM article, unnest(%(postings)b::text[]) AS k
+    SELECT k, article.id FROM article, unnest(article.keywords) AS k WHERE %(postings)s
 ), blocks AS (
     INSERT INTO near_duplicate_blocks (block_key, article_id)
     SELECT k, article.id FROM article, unnest(%(block_keys)b::bigint[]) AS k
@@ -80,15 +81,15 @@ SELECT id FROM article
 WITH article AS (
     UPDATE near_duplicate_features
     SET language = %(language)s, source_hash = %(source_hash)s, body_hash = %(body_hash)s, simhash = %(simhash)s,
-        token_count = %(token_count)s, shingle_count = %(shingle_count)s, sketch = %(sketch)b,
+        token_count = %(token_count)s, shingle_count = %(shingle_count)s, sketch = %(sketch)s::bigint[],
         keywords = %(keywords)b, title_keywords = %(title_keywords)b, canonical_id = %(canonical_id)s,
         duplicate_method = %(method)s, duplicate_score = %(score)s, matched_id = %(matched_id)s,
         resolved = %(canonical_id)s::bigint IS NOT NULL, checked_at = now()
     WHERE id = %(id)s
-    RETURNING id
+    RETURNING id, keywords
 ), postings AS (
     INSERT INTO near_duplicate_keywords (keyword, article_id)
-    SELECT k, article.id FROM article, unnest(%(postings)b::text[]) AS k
+    SELECT k, article.id FROM article, unnest(article.keywords) AS k WHERE %(postings)s
 ), blocks AS (
     INSERT INTO near_duplicate_blocks (block_key, article_id)
     SELECT k, article.id FROM article, unnest(%(block_keys)b::bigint[]) AS k
@@ -154,8 +155,24 @@ HAVING %(site)s::text IS NULL OR bool_or(s.name = %(site)s OR ms.name = %(site)s
 ORDER BY count(*) DESC, c.id
 LIMIT %(limit)s
 
--- name: candidates
--- The stage's locked lookup in one round trip (migrations/0003: near_duplicate_candidates).
-SELECT * FROM near_duplicate_candidates(%(lock_keys)b, %(url)s, %(body_hash)s, %(simhash)s, %(max_distance)s,
-                                        %(block_keys)b, %(keywords)b, %(per_keyword)s, %(limit)s,
-                                        %(min_shared)s, %(layout)s, %(overlap)s, %(tau)s)
+-- name: candidates_batch
+-- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
+SELECT * FROM near_duplicate_candidates_batch(%(lock_keys)b, %(urls)b, %(body_hashes)b, %(simhashes)b,
+                                              %(min_shared)b, %(block_articles)b, %(block_keys)b,
+                                              %(keyword_articles)b, %(keywords)b, %(max_distance)s,
+                                              %(per_keyword)s, %(limit)s, %(layout)s, %(overlap)s, %(tau)s)
+
+-- name: allocate_ids
+-- Ids for a batch's new articles, taken before they are decided: a later article of the batch can be linked to
+-- an earlier one in the same transaction. Unused ids (an unchanged re-crawl) leave gaps, as any sequence may.
+SELECT nextval(pg_get_serial_sequence('near_duplicate_features', 'id')) FROM generate_series(1, %(count)s)
+
+-- name: lock_roots
+-- The canonical articles a batch links to, row-locked in id order (a concurrent promotion of the same cluster
+-- waits; one that committed first shows as canonical_id NOT NULL: the caller follows it), with their features.
+SELECT id, url, canonical_id, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count,
+       body_hash
+FROM near_duplicate_features
+WHERE id = ANY (%(ids)s::bigint[])
+ORDER BY id
+FOR UPDATE

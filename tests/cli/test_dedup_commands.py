@@ -7,7 +7,8 @@ import psycopg
 from crawler.cli.main import main
 from migrations.runner import migrate
 from pipelines.core.near_duplicate import DedupConfig, build_features
-from pipelines.db.dedup_index_store import record_article, source_hash
+from pipelines.db.dedup_index_store import source_hash
+from pipelines.db.dedup_recording import record_article
 from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
 
 

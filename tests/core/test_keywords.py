@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import random
+import re
+import unicodedata
+
+import pytest
+
 from pipelines.core.keywords import (
     detect_language,
     extract_keywords,
+    is_keyword,
+    keyword_test,
     load_stopwords,
     normalize_text,
+    seed_hits,
     title_keywords,
 )
-from tests.core.dedup_texts import EN_PARAGRAPHS, ZH_PARAGRAPHS, ZH_TITLE
+from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE
 
 
 def test_language_is_detected_by_cjk_share():
@@ -59,3 +68,66 @@ def test_chinese_body_keywords_come_from_windows_and_the_cap_holds():
 def test_title_without_keywords_gives_no_body_keywords():
     found = extract_keywords("的 了 和", normalize_text(ZH_PARAGRAPHS[0]), "zh", 5, 1, 40)
     assert found.all == frozenset()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "plain ascii text",
+        "江城市新建的跨江大桥（全长３２００米）正式通车，市民：“方便多了！”\u3000记者　王明",
+        "ＣＯＶＩＤ－１９ … ½ ﬁnal ǅ ㍻ ① ⅷ Ⅻ ™ ㎏",  # one character to several, and to one
+        "e\u0301 A\u030a\u0323 ｅ\u0301 \u1100\u1161\u11a8",  # combining marks, conjoining jamo
+        "Straße ΣΊΣΥΦΟΣ İstanbul",  # case folding that lower() would not do
+        "\uf900\ufa0e\ufaff compatibility ideographs, 😀 𝐀 \U0002f800, lone \ud800 surrogate",
+    ],
+)
+def test_normalize_text_is_nfkc_then_casefold(text):
+    assert normalize_text(text) == unicodedata.normalize("NFKC", text).casefold()
+
+
+def test_normalize_text_is_nfkc_then_casefold_on_random_mixtures():
+    rng = random.Random(11)
+    alphabet = [chr(c) for c in range(0x10000) if unicodedata.normalize("NFKC", chr(c)) != chr(c)][::7]
+    alphabet += list("ae中文，。 \u0301\u0323\u0308\u3099") + ["😀", "𝐀", "\U0002f800", "\ud800"]
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+        assert normalize_text(text) == unicodedata.normalize("NFKC", text).casefold(), ascii(text)
+
+
+def _regex_hits(text: str, seeds: frozenset[str], limit: int) -> list[tuple[int, int]]:
+    """How the seed hits were found before: one alternation, longest seed first."""
+    pattern = re.compile("|".join(re.escape(s) for s in sorted(seeds, key=len, reverse=True)))
+    return [(m.start(), m.end()) for m in pattern.finditer(text)][:limit]
+
+
+def test_seed_hits_are_the_alternation_matches():
+    text = "大桥通车后，跨江大桥的车流量大增；江大桥头市民说大桥通车方便。"
+    seeds = frozenset({"大桥", "跨江大桥", "江大", "通车", "桥头"})
+    assert seed_hits(text, seeds, 20) == _regex_hits(text, seeds, 20)
+    assert seed_hits(text, seeds, 2) == [(0, 2), (2, 4)]
+    assert seed_hits(text, frozenset({"缺席"}), 20) == []
+    assert seed_hits("aaaa", frozenset({"aa", "aaa"}), 20) == [(0, 3)]
+
+
+def test_seed_hits_are_the_alternation_matches_on_random_texts():
+    rng = random.Random(5)
+    for _ in range(5000):
+        text = "".join(rng.choices("ab中", k=rng.randint(0, 30)))
+        seeds = frozenset("".join(rng.choices("ab中", k=rng.randint(1, 4))) for _ in range(rng.randint(1, 5)))
+        limit = rng.randint(1, 8)
+        assert seed_hits(text, seeds, limit) == _regex_hits(text, seeds, limit), (text, seeds, limit)
+
+
+def test_keyword_test_answers_as_is_keyword():
+    for lang, tokens in (("zh", ["大桥", "的", "ab", "abc", "12", "通车了"]), ("en", ["the", "library", "ab", "2024"])):
+        keep = keyword_test(lang)
+        assert [keep(t) for t in tokens] == [is_keyword(t, lang) for t in tokens]
+    assert is_keyword("大桥", "zh") and not is_keyword("the", "en") and not is_keyword("2024", "en")
+    assert is_keyword("library", "fr") == is_keyword("library", "en")  # other languages follow the English rule
+
+
+def test_body_keywords_from_given_words_equal_those_found_in_the_body():
+    body = normalize_text("\n\n".join(EN_PARAGRAPHS))
+    words = re.findall(r"\w+", body)
+    assert extract_keywords(EN_TITLE, body, "en", 5, 2, 40, words) == extract_keywords(EN_TITLE, body, "en", 5, 2, 40)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
+
+import pytest
 
 from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
 from pipelines.core.near_duplicate import (
@@ -114,8 +117,44 @@ def test_core_modules_import_no_scrapy_twisted_or_psycopg():
     code = (
         "import sys\n"
         "import pipelines.core.keywords, pipelines.core.simhash_fingerprint, pipelines.core.shingle_sketch\n"
+        "import pipelines.core.body_text\n"
         "import pipelines.core.near_duplicate, pipelines.core.dedup_index\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg')))\n"
     )
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert output.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "body", "simhash", "digest"),
+    [
+        (
+            "zh",
+            ZH_TITLE,
+            "\n".join(ZH_PARAGRAPHS) + "\n（记者　王明）ＣＯＶＩＤ Library Library…２０２４年",
+            0x2F82920DD20547E6,
+            "dae3a11888f551e82a389ae1bdc528be225f3f92",
+        ),
+        (
+            "en",
+            EN_TITLE,
+            "\n\n".join(EN_PARAGRAPHS) + "\n\nCafé ½ price — “quoted” ﬁnal ＷＩＤＥ words",
+            0xAA4C01F90AB334B3,
+            "85efdb299167546d9d32eae9d855a5a62bcf313e",
+        ),
+    ],
+)
+def test_features_stay_comparable_with_those_already_stored(lang, title, body, simhash, digest):
+    """Values computed 2026-11 by the first version of the features: a change here makes stored features stale."""
+    features = build_features(title, body, lang, CONFIG)
+    stored = (
+        sorted(features.keywords),
+        features.title_keywords,
+        features.simhash,
+        features.sketch.hashes,
+        features.sketch.shingle_count,
+        features.body_hash,
+        features.token_count,
+    )
+    assert features.simhash == simhash
+    assert hashlib.sha1(repr(stored).encode()).hexdigest() == digest

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import random
+import re
+import zlib
+from collections import Counter
 
 import pytest
 
-from pipelines.core.keywords import normalize_text
+from pipelines.core.body_text import BodyText
+from pipelines.core.keywords import is_keyword, load_stopwords, normalize_text
 from pipelines.core.simhash_fingerprint import (
+    MAX_FEATURE_WEIGHT,
+    MAX_FEATURES,
     block_bounds,
     block_keys,
+    body_fingerprint,
     fingerprint,
     hamming_distance,
     simhash_features,
@@ -80,3 +88,73 @@ def test_features_leave_out_stopwords_and_weigh_by_log_count():
     assert features["library"] == 2 and features["opens"] == 1
     zh = simhash_features(normalize_text("的了的了大桥通车大桥通车"), "zh")
     assert "的了" not in zh and zh["大桥"] == 2
+
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+def _features_as_first_written(normalized_body: str, lang: str) -> dict[str, int]:
+    """The features as the first version computed them (Counter, most_common, log2): the stored fingerprints."""
+    if lang == "zh":
+        chars = "".join(_CJK_RUN.findall(normalized_body))
+        stop = {w for w in load_stopwords("zh") if len(w) == 1}
+        pairs = Counter(a + b for a, b in zip(chars, chars[1:], strict=False) if not (a in stop and b in stop))
+        counts = Counter(dict(sorted(pairs.items(), key=lambda item: (-item[1], item[0]))[:MAX_FEATURES]))
+        counts.update(w for w in re.findall(r"\w+", _CJK_RUN.sub(" ", normalized_body)) if is_keyword(w, "en"))
+    else:
+        counts = Counter(w for w in re.findall(r"\w+", normalized_body) if is_keyword(w, lang))
+    return {f: min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(n))) for f, n in counts.most_common(MAX_FEATURES)}
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("\n".join(ZH_PARAGRAPHS) + "（记者　王明）ＣＯＶＩＤ Library Library…２０２４年", "zh"),
+        ("\n".join(ZH_FOLLOWUP_PARAGRAPHS) * 3, "zh"),
+        ("\n\n".join(EN_PARAGRAPHS) + " Café ½ “quoted” ﬁnal", "en"),
+        ("\n\n".join(EN_FOLLOWUP_PARAGRAPHS) * 40, "en"),  # more than MAX_FEATURES candidates? ties at the cut
+        (" ".join(f"word{i:04d}x" for i in range(600)), "en"),  # 600 features, all counted once
+        ("的了的了的", "zh"),  # only stop-character bigrams
+        ("", "zh"),
+        ("", "en"),
+    ],
+)
+def test_features_and_fingerprint_are_those_first_written(text, lang):
+    normalized = normalize_text(text)
+    expected = _features_as_first_written(normalized, lang)
+    assert list(simhash_features(normalized, lang).items()) == list(expected.items())
+    assert body_fingerprint(BodyText.of(normalized), lang) == (fingerprint(expected) if expected else None)
+
+
+def test_counts_beyond_the_weight_table_are_weighted_by_the_formula():
+    features = simhash_features("library " * 5000 + "opens " * 4095 + "town " * 4096, "en")
+    assert features == {"library": 13, "town": 13, "opens": 12}
+
+
+def _fingerprint_by_hand(features: dict[str, int]) -> int:
+    """Charikar's vote over CRC-32 pairs through splitmix64, in plain integers."""
+    mask, votes = (1 << 64) - 1, [0] * 64
+    for feature, weight in features.items():
+        encoded = feature.encode()
+        h = zlib.crc32(encoded) << 32 | zlib.crc32(encoded, 1)
+        h ^= h >> 30
+        h = h * 0xBF58476D1CE4E5B9 & mask
+        h ^= h >> 27
+        h = h * 0x94D049BB133111EB & mask
+        h ^= h >> 31
+        for bit in range(64):
+            votes[bit] += weight if h >> bit & 1 else -weight
+    return sum(1 << bit for bit in range(64) if votes[bit] > 0)
+
+
+def test_fingerprint_is_the_weighted_vote_of_the_feature_hashes():
+    rng = random.Random(3)
+    samples = [
+        simhash_features(normalize_text("\n".join(ZH_PARAGRAPHS)), "zh"),
+        simhash_features(normalize_text("\n\n".join(EN_PARAGRAPHS)), "en"),
+        {"only": 1},
+        {},
+    ]
+    samples += [{f"w{rng.randrange(10**6)}": rng.randint(1, 50) for _ in range(rng.randint(1, 300))} for _ in range(20)]
+    for features in samples:
+        assert fingerprint(features) == _fingerprint_by_hand(features)

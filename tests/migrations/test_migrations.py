@@ -17,6 +17,10 @@ FROM pg_indexes WHERE schemaname = current_schema()
 UNION ALL
 SELECT 'constraint', conrelid::regclass::text || ' ' || pg_get_constraintdef(oid)
 FROM pg_constraint WHERE connamespace = current_schema()::regnamespace
+UNION ALL
+SELECT 'function', proname || '(' || pg_get_function_identity_arguments(oid) || ') '
+       || coalesce(array_to_string(proconfig, ','), '') || ' ' || md5(prosrc)
+FROM pg_proc WHERE pronamespace = current_schema()::regnamespace
 ORDER BY 1, 2
 """
 

@@ -1,5 +1,6 @@
 """Three processes store three reprints of one story at the same moment on the real server, round after
-round (Chinese and English): every story ends with exactly one canonical article, no deadlock (issue 6)."""
+round (Chinese and English), one article per transaction or in batches as the stage does under load: every
+story ends with exactly one canonical article, no deadlock (issue 6)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import random
 from collections import defaultdict
 
 import psycopg
+import pytest
 
 from migrations.runner import migrate
 from pipelines.core.keywords import _jieba, is_keyword
 from pipelines.core.near_duplicate import DedupConfig, build_features
-from pipelines.db.dedup_index_store import record_article, source_hash
+from pipelines.db.dedup_index_store import source_hash
+from pipelines.db.dedup_recording import ArticleToRecord, record_articles
 from tests.conftest import fresh_schema
 from tests.core.dedup_texts import ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS
 
@@ -49,23 +52,26 @@ def reprint(number: int, writer: int) -> tuple[str, str, str]:
     return lang, title, "\n".join([HEADERS[lang][writer % 3], *kept])
 
 
-def write_reprints(dsn: str, writer: int, barrier, results) -> None:
+def write_reprints(dsn: str, writer: int, batch: int, barrier, results) -> None:
     errors, outcomes = [], []
     with psycopg.connect(dsn, autocommit=True) as connection:
-        for number in range(ROUNDS):
-            lang, title, body = reprint(number, writer)
-            features = build_features(title, body, lang, CONFIG)
+        for first in range(0, ROUNDS, batch):
+            articles = []
+            for number in range(first, min(first + batch, ROUNDS)):
+                lang, title, body = reprint(number, writer)
+                articles.append(ArticleToRecord(f"https://site{writer}.example/{number}.html", writer + 1,
+                                                source_hash(title, body), build_features(title, body, lang, CONFIG)))
             barrier.wait(timeout=60)  # all writers enter the transaction together
-            url = f"https://site{writer}.example/{number}.html"
             try:
-                outcome = record_article(connection, url, writer + 1, source_hash(title, body), features, CONFIG)
-                outcomes.append((url, outcome.status))
+                decided = record_articles(connection, articles, CONFIG)
+                outcomes.extend((a.url, outcome.status) for a, outcome in zip(articles, decided, strict=True))
             except psycopg.Error as error:
                 errors.append(f"{type(error).__name__}: {error}")
     results.put((writer, errors, outcomes))
 
 
-def test_concurrent_writers_of_one_story_end_with_one_canonical(postgres_server_dsn):
+@pytest.mark.parametrize("batch", [1, 5], ids=["one-by-one", "batches-of-5"])
+def test_concurrent_writers_of_one_story_end_with_one_canonical(postgres_server_dsn, batch):
     context = multiprocessing.get_context("spawn")
     with fresh_schema(postgres_server_dsn) as dsn:
         with psycopg.connect(dsn, autocommit=True) as connection:
@@ -73,7 +79,8 @@ def test_concurrent_writers_of_one_story_end_with_one_canonical(postgres_server_
             connection.execute("INSERT INTO sites (name) SELECT 'site' || n FROM generate_series(1, %s) n",
                                (WRITERS,))
         barrier, results = context.Barrier(WRITERS), context.Queue()
-        writers = [context.Process(target=write_reprints, args=(dsn, w, barrier, results)) for w in range(WRITERS)]
+        writers = [context.Process(target=write_reprints, args=(dsn, w, batch, barrier, results))
+                   for w in range(WRITERS)]
         for process in writers:
             process.start()
         reports = [results.get(timeout=300) for _ in writers]

@@ -43,19 +43,25 @@ def page_item(url, title, body, clean_body) -> PageItem:
                     title=title, body=body, language="zh" if "/zh/" in url else "en", clean_body=clean_body)
 
 
-def crawl_through_stages(dsn: str) -> tuple[list[PageItem], dict]:
+def crawl_through_stages(dsn: str, *, together: bool = False) -> tuple[list[PageItem], dict]:
+    """The articles one after the other, or (together) all in flight at once, as under a busy crawl."""
     async def run():
         crawler = get_crawler(settings_dict={"NEWSCORPUS_DEDUP_ENABLED": True})
         crawler.stats.open_spider()
         database = CrawlDatabase(crawler, dsn, "", batch_size=50)
         await database.open("news")
-        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings))
+        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings), batch_size=4)
         storage = StoragePipeline(crawler, database)
         stage.executor = ThreadPoolExecutor(1)  # open_spider needs a running spider
-        items = []
-        for article in ARTICLES:
-            item = await stage.process_item(page_item(*article))
-            items.append(await storage.process_item(item))
+
+        async def through(article):
+            return await storage.process_item(await stage.process_item(page_item(*article)))
+
+        if together:
+            await database.writer.site_id("news")  # known: the six items queue up in the same loop turn
+            items = await asyncio.gather(*(through(article) for article in ARTICLES))
+        else:
+            items = [await through(article) for article in ARTICLES]
         await stage.close_spider()
         await database.writer.close()
         return items, crawler.stats.get_stats()
@@ -78,6 +84,16 @@ def test_reprints_are_stored_linked_and_left_out_of_the_corpus_view(database_dsn
         links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
     assert stored == {a[0] for a in ARTICLES}  # nothing dropped
     assert published == stored - {ARTICLES[1][0], ARTICLES[3][0]}
+    assert links == {ARTICLES[1][0]: ARTICLES[0][0], ARTICLES[3][0]: ARTICLES[2][0]}
+
+
+def test_articles_in_flight_together_are_decided_in_batches_with_the_same_outcome(database_dsn):
+    items, stats = crawl_through_stages(database_dsn, together=True)
+    assert [item.annotations["near_duplicate"]["status"] for item in items] == \
+        ["canonical", "duplicate", "canonical", "duplicate", "canonical", "skipped_short"]
+    assert stats["newscorpus/dedup/batches"] == 2 and stats["newscorpus/dedup/largest_batch"] == 4
+    with psycopg.connect(database_dsn) as connection:
+        links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
     assert links == {ARTICLES[1][0]: ARTICLES[0][0], ARTICLES[3][0]: ARTICLES[2][0]}
 
 

@@ -9,14 +9,8 @@ import pytest
 from migrations.runner import migrate
 from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
 from pipelines.core.near_duplicate import DedupConfig, build_features
-from pipelines.db.dedup_index_store import (
-    PostgresDedupIndex,
-    PrefetchedCandidates,
-    list_clusters,
-    record_article,
-    resolve_duplicates,
-    source_hash,
-)
+from pipelines.db.dedup_index_store import PostgresDedupIndex, list_clusters, resolve_duplicates, source_hash
+from pipelines.db.dedup_recording import ArticleToRecord, record_article, record_articles
 from tests.core.dedup_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
@@ -69,10 +63,6 @@ def test_postgres_index_returns_the_same_candidates_as_the_in_memory_one(connect
         postgres_decision = find_duplicates(features, postgres, CONFIG)
         as_urls = [(url_of[j.candidate_id], j.method, round(j.score, 6)) for j in postgres_decision.judgements]
         assert as_urls == [(j.candidate_id, j.method, round(j.score, 6)) for j in memory_decision.judgements]
-        with connection.transaction():  # the stage's one-round-trip lookup decides the same
-            prefetched = find_duplicates(features, PrefetchedCandidates(connection, doc[0], features, CONFIG), CONFIG)
-        assert [(url_of[j.candidate_id], j.method) for j in prefetched.duplicates] == \
-            [(url, method) for url, method, _ in as_urls if method]
         assert [url_of[i] for i in postgres.exact_candidates(features.body_hash)] == \
             memory.exact_candidates(features.body_hash)
         assert [url_of[i] for i in postgres.simhash_candidates(features.simhash, 3)] == \
@@ -147,3 +137,71 @@ def test_resolution_merges_two_canonicals_of_one_story(connection, database_dsn)
     clusters = list_clusters(database_dsn)
     assert [(c["url"], [m["url"] for m in c["members"]]) for c in clusters] == [(DOCS[0][0], [DOCS[1][0]])]
     assert list_clusters(database_dsn, site="other")[0]["url"] == DOCS[0][0]  # a member's site finds it
+
+
+def to_record(doc, site_id=1):
+    url, _, title, body = doc
+    return ArticleToRecord(url, site_id, source_hash(title, body), features_of(doc))
+
+
+def links_and_statuses(connection):
+    return sorted(connection.execute(
+        "SELECT f.url, c.url, f.duplicate_method FROM near_duplicate_features f "
+        "LEFT JOIN near_duplicate_features c ON c.id = f.canonical_id").fetchall())
+
+
+def test_one_batch_decides_as_the_same_articles_recorded_one_by_one(connection, database_dsn):
+    one_by_one = [record(connection, doc) for doc in DOCS]
+    expected = links_and_statuses(connection)
+    connection.execute("TRUNCATE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
+    batched = record_articles(connection, [to_record(doc) for doc in DOCS], CONFIG)
+    assert [(o.status, o.canonical_url, o.method) for o in batched] == \
+        [(o.status, o.canonical_url, o.method) for o in one_by_one]
+    assert links_and_statuses(connection) == expected
+    assert [o.status for o in record_articles(connection, [to_record(doc) for doc in DOCS], CONFIG)] == \
+        ["unchanged"] * len(DOCS)
+    keywords = connection.execute("SELECT count(*) FROM near_duplicate_keywords").fetchone()[0]
+    assert keywords == sum(len(features_of(doc).keywords) for doc in DOCS)
+
+
+def test_a_promotion_inside_a_batch_relinks_the_batch_and_the_stored_members(connection):
+    short_title, short_body = ZH_TITLE, "\n".join(ZH_PARAGRAPHS[:4])
+    record(connection, ("https://a.example/short", "zh", short_title, short_body))  # stored canonical
+    outcomes = record_articles(connection, [
+        to_record(("https://b.example/copy", "zh", "快讯：" + short_title, short_body + "\n责任编辑：王五")),
+        to_record(("https://c.example/full", "zh", ZH_TITLE, "\n".join(ZH_PARAGRAPHS))),
+        to_record(("https://d.example/full-copy", "zh", ZH_TITLE, "\n".join(ZH_PARAGRAPHS) + "\n（完）")),
+    ], CONFIG)
+    assert [(o.status, o.promoted) for o in outcomes] == [("duplicate", False), ("canonical", True),
+                                                          ("duplicate", False)]
+    assert outcomes[0].canonical_url == "https://a.example/short"
+    assert outcomes[2].canonical_url == "https://c.example/full"
+    links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
+    assert links == {"https://a.example/short": "https://c.example/full",
+                     "https://b.example/copy": "https://c.example/full",
+                     "https://d.example/full-copy": "https://c.example/full"}
+
+
+def test_a_url_twice_in_a_batch_and_a_changed_text_are_decided_after_it(connection):
+    record(connection, DOCS[3])
+    record(connection, DOCS[4])  # stored as a duplicate of DOCS[3]
+    changed = (DOCS[4][0], "en", EN_FOLLOWUP_TITLE, "\n\n".join(EN_FOLLOWUP_PARAGRAPHS))
+    outcomes = record_articles(connection, [to_record(changed), to_record(DOCS[0]), to_record(DOCS[0])], CONFIG)
+    assert [o.status for o in outcomes] == ["canonical", "canonical", "unchanged"]
+    assert outcomes[1].article_id == outcomes[2].article_id
+    keywords = connection.execute(
+        "SELECT array_agg(keyword ORDER BY keyword) FROM near_duplicate_keywords k "
+        "JOIN near_duplicate_features f ON f.id = k.article_id WHERE f.url = %s", (DOCS[4][0],)).fetchone()[0]
+    assert keywords == sorted(features_of(changed).keywords)
+    assert connection.execute("SELECT count(*) FROM near_duplicate_features").fetchone()[0] == 3
+
+
+def test_several_changed_texts_in_one_batch_are_each_decided_again(connection):
+    for doc in DOCS[3:6]:
+        record(connection, doc)
+    changed = [(url, lang, title + " (updated)", body + "\n\nUpdated with a correction.")
+               for url, lang, title, body in DOCS[3:6]]
+    outcomes = record_articles(connection, [to_record(doc) for doc in changed], CONFIG)
+    assert [o.status for o in outcomes] == ["canonical", "duplicate", "canonical"]
+    hashes = dict(connection.execute("SELECT url, source_hash FROM near_duplicate_features").fetchall())
+    assert all(hashes[url] == source_hash(title, body) for url, _, title, body in changed)
