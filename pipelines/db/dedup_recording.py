@@ -137,7 +137,6 @@ class _Decision:
     article_id: int
     stored: dict | None       # the article's stored row (its text changed)
     best: PairJudgement | None
-    base_root: int | None = None  # the matched article's cluster root when the match was decided
 
 
 def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], config: DedupConfig,
