@@ -108,7 +108,8 @@ def parse_html(text: str) -> etree._Element | None:
     return root
 
 
-def _remove_keeping_tail(element: etree._Element) -> None:
+def remove_keeping_tail(element: etree._Element) -> None:
+    """Remove an element from the tree in place, keeping the text that follows it (its tail)."""
     parent = element.getparent()
     if parent is None:
         return
@@ -125,7 +126,7 @@ def clean_tree(root: etree._Element) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser)."""
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     for element in _DIALOGS(root):
-        _remove_keeping_tail(element)
+        remove_keeping_tail(element)
 
 
 def _normalise_line(line: str) -> str:

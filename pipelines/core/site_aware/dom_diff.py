@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from pipelines.core.extraction.normalise import BLOCK_TAGS
+from pipelines.core.extraction.normalise import BLOCK_TAGS, remove_keeping_tail
 from pipelines.core.site_aware.skeleton import Skeleton, element_children, own_text
 
 SHIFT = 2
@@ -23,19 +23,6 @@ SHIFT = 2
 KEEP_PARAGRAPH_CHARS = 80
 # Blocks that hold running text: their inline children stay.
 TEXT_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "td", "dd", "dt", "blockquote", "pre"})
-
-
-def _remove_keeping_tail(element: etree._Element) -> None:
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail:
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + element.tail
-        else:
-            parent.text = (parent.text or "") + element.tail
-    parent.remove(element)
 
 
 def _is_paragraph(element: etree._Element, min_chars: int) -> bool:
@@ -68,7 +55,7 @@ def delete_same(
                 and kid_skeleton.subtree in nearby
                 and not _is_paragraph(kid, keep_paragraph_chars)
             ):
-                _remove_keeping_tail(kid)
+                remove_keeping_tail(kid)
                 removed += 1
             else:
                 # The paper recurses into the positional pair; a pair of another signature (shifted by
