@@ -54,7 +54,11 @@ class Extraction:
         return cls(None, None, None, "", None, method, 0.0, reason, encoding)
 
 
-def _looks_binary(data: bytes) -> bool:
+# Pages larger than this (bytes or characters) are not extracted: reason too_large.
+MAX_PAGE_BYTES = 20_000_000
+
+
+def looks_binary(data: bytes) -> bool:
     head = data[:_SNIFF_BYTES]
     if not head:
         return False
@@ -97,7 +101,7 @@ def extract(
     content_type: str | None = None,
     method: str = "default",
     max_seconds: float = 5.0,
-    max_bytes: int = 20_000_000,
+    max_bytes: int = MAX_PAGE_BYTES,
     model: blocks_method.BlockModel | None = None,
 ) -> Extraction:
     """Extract the article of one page. Never raises: failures come back with a `reason`.
@@ -129,7 +133,7 @@ def _extract(
     if isinstance(html, bytes | bytearray):
         if len(html) > max_bytes:
             return Extraction.failure("too_large", method=method)
-        if _looks_binary(bytes(html)):
+        if looks_binary(bytes(html)):
             return Extraction.failure("not_html", method=method)
         decoded = decode_html(bytes(html), content_type)
         text, encoding = decoded.text, decoded.encoding

@@ -121,7 +121,7 @@ def candidate_scores(blocks: list[Block], values: list[float]) -> list[float]:
     return scores
 
 
-def _hint_dropped(blocks: list[Block], index: int, top_hint: int) -> bool:
+def hint_dropped(blocks: list[Block], index: int, top_hint: int) -> bool:
     """Blocks marked "comment/share/related/..." by class/id inside a region that is not so marked.
 
     A <p> whose own class alone is negative stays: class words name widgets, and a paragraph is text
@@ -144,7 +144,7 @@ def _subtree_totals(blocks: list[Block], values: list[float], top_hint: int) -> 
         if (
             values[index]
             and block.link_chars <= MAX_LINK_DENSITY * block.chars
-            and not _hint_dropped(blocks, index, top_hint)
+            and not hint_dropped(blocks, index, top_hint)
         ):
             prose[index] += values[index]
         parent = block.parent
@@ -241,7 +241,7 @@ DROP_CAPTIONS = True
 CAPTION_TAGS = frozenset({"figure", "figcaption"})
 
 
-def _link_dropped(block: Block, max_ratio: float) -> bool:
+def link_dropped(block: Block, max_ratio: float) -> bool:
     """Link-dense blocks are navigation, except a punctuated <p> with a sentence of its own around its links."""
     density = block.link_chars / block.chars
     if (
@@ -253,7 +253,7 @@ def _link_dropped(block: Block, max_ratio: float) -> bool:
     return density > MAX_LINK_DENSITY
 
 
-def _in_caption(blocks: list[Block], index: int, root: int) -> bool:
+def in_caption(blocks: list[Block], index: int, root: int) -> bool:
     """Inside a <figure>/<figcaption> (image captions and credits are not body in the dev gold)."""
     while index >= root:
         if blocks[index].tag in CAPTION_TAGS:
@@ -264,7 +264,9 @@ def _in_caption(blocks: list[Block], index: int, root: int) -> bool:
     return False
 
 
-def _keep_line(line: str, block: Block, max_ratio: float) -> bool:
+def keep_line(line: str, block: Block, max_ratio: float) -> bool:
+    """A line of a kept block stays when its punctuation share is at most max_ratio and it is punctuated, a
+    heading, or long enough to be prose without punctuation."""
     ratio = punctuation_ratio(line)
     if ratio > max_ratio:
         return False
@@ -331,13 +333,13 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None) ->
             block = blocks[index]
             if window is not None and not window[index]:
                 continue
-            if not block.chars or _link_dropped(block, max_ratio):
+            if not block.chars or link_dropped(block, max_ratio):
                 continue
-            if _hint_dropped(blocks, index, top_hint):
+            if hint_dropped(blocks, index, top_hint):
                 continue
-            if DROP_CAPTIONS and _in_caption(blocks, index, root):
+            if DROP_CAPTIONS and in_caption(blocks, index, root):
                 continue
-            lines.extend(line for line in block.text.split("\n") if _keep_line(line, block, max_ratio))
+            lines.extend(line for line in block.text.split("\n") if keep_line(line, block, max_ratio))
     return RegionChoice(roots, lines, scores[top])
 
 

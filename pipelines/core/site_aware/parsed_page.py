@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from lxml import etree
 
 from pipelines.core.decoding import decode_html
-from pipelines.core.extraction import _looks_binary
+from pipelines.core.extraction import MAX_PAGE_BYTES, looks_binary
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction.metadata import Metadata, head_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
 from pipelines.core.site_aware.templates import PageIndex
-
-MAX_PAGE_BYTES = 20_000_000  # as the generic extractor's max_bytes
 
 
 @dataclass
@@ -55,7 +53,7 @@ def parse_page(html: bytes | str, url: str | None, content_type: str | None = No
         return None
     encoding = None
     if isinstance(html, bytes | bytearray):
-        if _looks_binary(bytes(html)):
+        if looks_binary(bytes(html)):
             return None
         decoded = decode_html(bytes(html), content_type)
         text, encoding = decoded.text, decoded.encoding

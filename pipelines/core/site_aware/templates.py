@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from pipelines.core.extraction.default import _hint_dropped, _in_caption, _keep_line, _link_dropped, prose_value
+from pipelines.core.extraction.default import hint_dropped, in_caption, keep_line, link_dropped, prose_value
 from pipelines.core.extraction.normalise import Block
 from pipelines.core.extraction.punctuation import PAPER_MAX_RATIO
 
@@ -153,11 +153,11 @@ class PageIndex:
             top_hint = self.blocks[root].hint
             for i in range(root, self.blocks[root].end):
                 block = self.blocks[i]
-                if not block.chars or _link_dropped(block, PAPER_MAX_RATIO):
+                if not block.chars or link_dropped(block, PAPER_MAX_RATIO):
                     continue
-                if _hint_dropped(self.blocks, i, top_hint) or _in_caption(self.blocks, i, root):
+                if hint_dropped(self.blocks, i, top_hint) or in_caption(self.blocks, i, root):
                     continue
-                kept = (line for line in block.text.split("\n") if line and _keep_line(line, block, PAPER_MAX_RATIO))
+                kept = (line for line in block.text.split("\n") if line and keep_line(line, block, PAPER_MAX_RATIO))
                 lines.extend(kept)
         return lines
 
