@@ -5,13 +5,6 @@
 -- writers never wait on each other in a cycle. unnest yields the elements in array order.
 SELECT count(pg_advisory_xact_lock(key)) FROM unnest(%(keys)s::bigint[]) AS key
 
--- name: stored_by_url
-SELECT id, source_hash, canonical_id, duplicate_method, duplicate_score, keywords, simhash,
-       EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id) AS has_members,
-       (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id) AS canonical_url
-FROM near_duplicate_features f
-WHERE url = %(url)s
-
 -- name: exact_candidates
 SELECT id FROM near_duplicate_features WHERE body_hash = %(body_hash)s ORDER BY id
 
@@ -117,11 +110,6 @@ WHERE id = %(id)s
 -- Promotion or merge: every member of the old canonical's cluster now points to the new canonical.
 UPDATE near_duplicate_features SET canonical_id = %(new_canonical_id)s
 WHERE canonical_id = %(old_canonical_id)s AND id <> %(new_canonical_id)s
-
--- name: make_canonical
-UPDATE near_duplicate_features
-SET canonical_id = NULL, duplicate_method = NULL, duplicate_score = NULL, matched_id = NULL
-WHERE id = %(id)s
 
 -- name: mark_resolved
 UPDATE near_duplicate_features SET resolved = true WHERE id = ANY (%(ids)s::bigint[])
