@@ -71,14 +71,24 @@ def looks_binary(data: bytes) -> bool:
 FULL_BODY_CHARS = 1000
 
 
-def _confidence(body_chars: int, total_chars: int, link_chars: int) -> float:
+def body_chars(body: str) -> int:
+    """Characters of a body, spaces and line breaks not counted (what MIN_BODY_CHARS and the confidence see)."""
+    return len(body) - body.count(" ") - body.count("\n")
+
+
+def no_body_reason(total_chars: int, link_chars: int) -> str:
+    """Why a page whose body is under MIN_BODY_CHARS has no article: a listing when links are most of its text."""
+    return "listing_page" if total_chars and link_chars / total_chars > LISTING_LINK_SHARE else "no_body"
+
+
+def confidence(body_chars: int, total_chars: int, link_chars: int) -> float:
     content = max(total_chars - link_chars, 1)
     share = min(body_chars / content, 1.0)
     length = min(body_chars / FULL_BODY_CHARS, 1.0)
     return round(0.5 * share + 0.5 * length, 4)
 
 
-def _page_lines(blocks: list) -> list[str]:
+def page_lines(blocks: list) -> list[str]:
     lines: list[str] = []
     for block in blocks:
         if block.text:
@@ -166,16 +176,14 @@ def _extract(
     else:
         lines = default_method.choose_region(blocks, titles=head.titles).lines
     body = "\n".join(lines)
-    body_chars = len(body) - body.count(" ") - body.count("\n")
+    chars = body_chars(body)
     total_chars = sum(block.chars for block in blocks)
     link_chars = sum(block.link_chars for block in blocks)
-    if body_chars < MIN_BODY_CHARS:
-        if total_chars and link_chars / total_chars > LISTING_LINK_SHARE:
-            return Extraction.failure("listing_page", encoding, method)
-        return Extraction.failure("no_body", encoding, method)
+    if chars < MIN_BODY_CHARS:
+        return Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
     if budget.exceeded():
         return Extraction.failure("timeout", encoding, method)
-    meta = byline_metadata(_page_lines(blocks), head)
+    meta = byline_metadata(page_lines(blocks), head)
     return Extraction(
         title=meta.title,
         author=meta.author,
@@ -183,7 +191,7 @@ def _extract(
         body=body,
         language=detect_language(body),
         method=method,
-        confidence=_confidence(body_chars, total_chars, link_chars),
+        confidence=confidence(chars, total_chars, link_chars),
         reason=None,
         encoding=encoding,
     )

@@ -13,12 +13,13 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from pipelines.core.extraction import (
-    LISTING_LINK_SHARE,
     MIN_BODY_CHARS,
     Extraction,
-    _confidence,
-    _page_lines,
+    body_chars,
+    confidence,
     extract,
+    no_body_reason,
+    page_lines,
 )
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction.language import detect_language
@@ -186,18 +187,18 @@ class SiteAwareExtractor:
                 return self._result(body, page, None, METHOD_CLUSTER_DIFF)
         clock.check()
         body = "\n".join(choice.lines)
-        if _chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= self.config.induce_min_confidence:
+        minimum = self.config.induce_min_confidence
+        if body_chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= minimum:
             self._observe(page, state, choice)
         return self._generic(page, METHOD_GENERIC, clock)
 
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
         """The generic default method on the parsed page, failures named as pipelines.core.extraction names them."""
         body = "\n".join(page.choice().lines)
-        if _chars(body) < MIN_BODY_CHARS:
+        if body_chars(body) < MIN_BODY_CHARS:
             total = sum(block.chars for block in page.blocks)
             links = sum(block.link_chars for block in page.blocks)
-            reason = "listing_page" if total and links / total > LISTING_LINK_SHARE else "no_body"
-            return Extraction.failure(reason, page.encoding, METHOD_GENERIC)
+            return Extraction.failure(no_body_reason(total, links), page.encoding, METHOD_GENERIC)
         if clock.page_over():
             return Extraction.failure("timeout", page.encoding, METHOD_GENERIC)
         self.counts.generic += 1
@@ -207,7 +208,7 @@ class SiteAwareExtractor:
         """Hashes of the lines of the site's recent pages before this one; this page's are added (learning)."""
         before = frozenset().union(*state.recent_lines)
         if self.config.learn:
-            state.recent_lines.append(frozenset(hash(line) for line in _page_lines(page.blocks)))
+            state.recent_lines.append(frozenset(hash(line) for line in page_lines(page.blocks)))
             while len(state.recent_lines) > self.config.recent_pages:
                 state.recent_lines.popleft()
         return before
@@ -267,10 +268,10 @@ class SiteAwareExtractor:
         known = set(generic)
         if not lines or sum(line in known for line in lines) >= config.same_region_share * len(lines):
             return None
-        if _chars("\n".join(lines)) < min(_chars("\n".join(generic)), config.min_elsewhere_chars):
+        if body_chars("\n".join(lines)) < min(body_chars("\n".join(generic)), config.min_elsewhere_chars):
             return None  # a short region elsewhere is a teaser, not an article the template text hid
         text = "\n".join(lines)
-        return text if _chars(text) >= MIN_BODY_CHARS else None
+        return text if body_chars(text) >= MIN_BODY_CHARS else None
 
     def _observe(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
         if not self.config.learn or not self.config.use_templates:
@@ -292,7 +293,7 @@ class SiteAwareExtractor:
             log.info("template induced for %s: %s", template.site, template.fields[BODY].xpaths)
 
     def _result(self, body: str, page: ParsedPage, applied: TemplateResult | None, method: str) -> Extraction:
-        meta = byline_metadata(_page_lines(page.blocks), page.head)
+        meta = byline_metadata(page_lines(page.blocks), page.head)
         title = meta.title
         if applied is not None and applied.values.get("title"):
             title = applied.values["title"]
@@ -311,14 +312,10 @@ class SiteAwareExtractor:
         )
 
 
-def _chars(text: str) -> int:
-    return len(text) - text.count(" ") - text.count("\n")
-
-
 def _page_confidence(body: str, blocks: list[Block]) -> float:
     total = sum(block.chars for block in blocks)
     links = sum(block.link_chars for block in blocks)
-    return _confidence(_chars(body), total, links)
+    return confidence(body_chars(body), total, links)
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from lxml import etree
 
+from pipelines.core.extraction import MIN_BODY_CHARS, body_chars
 from pipelines.core.extraction.default import hint_dropped, in_caption, keep_line, link_dropped, prose_value
 from pipelines.core.extraction.normalise import Block
 from pipelines.core.extraction.punctuation import PAPER_MAX_RATIO
@@ -31,7 +32,6 @@ SEARCH_THRESHOLD = 0.5
 # holds, share of its own text that is prose) at least this. Calibrated on cleanportaleval pages: the
 # induced body nodes score 0.6-1.0, a stale XPath hitting a sidebar or footer scores under 0.2.
 VALID_BODY_TEXT_F = 0.3
-MIN_BODY_CHARS = 20  # as pipelines.core.extraction.MIN_BODY_CHARS
 MAX_FIELD_CHARS = 300  # title/author/time values longer than this are not those fields
 # Induction: K confident generic extractions agreeing on the body XPath (K = 3: the fewest where
 # agreement is not chance; the multi-page dev sites have 12-15 pages); "confident" as the generic
@@ -205,7 +205,7 @@ def field_value(page: PageIndex, name: str, nodes: list[etree._Element]) -> tupl
             return None
         lines = page.body_lines(roots)
         body = "\n".join(lines)
-        if len(body) - body.count(" ") - body.count("\n") < MIN_BODY_CHARS:
+        if body_chars(body) < MIN_BODY_CHARS:
             return None
         return body, lines
     text = _text(nodes[0])
