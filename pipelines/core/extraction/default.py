@@ -306,8 +306,31 @@ def first_item(blocks: list[Block], top: int, values: list[float]) -> int:
     return items[0] if len(items) >= MIN_ITEMS else top
 
 
+# HTML5 landmarks of the site around the article: prose inside them does not score (a footer's "about us" and
+# newsletter text outscored a one-sentence video caption on mashable.com). <header> is left out: pages put
+# the headline and the lede, sometimes the whole article, in it (with it: other-language pages haber7.com
+# .93 -> .84 and onedio.com .73 -> 0). Dev pages (2026-11-22): footer / footer+nav / footer+nav+aside all give
+# en .9473 -> .9540 together with the sign-up box rule (normalise.py), nothing else changes; alone, nothing.
+# A page whose only prose is in such landmarks (an article inside <aside>) keeps scoring it.
+SITE_CHROME_TAGS = frozenset({"footer", "nav", "aside"})
+
+
+def in_site_chrome(blocks: list[Block], index: int) -> bool:
+    """Inside a <footer>, <nav> or <aside> landmark."""
+    if not blocks[index].in_chrome:
+        return False
+    while index >= 0:
+        if blocks[index].tag in SITE_CHROME_TAGS:
+            return True
+        index = blocks[index].parent
+    return False
+
+
 def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None) -> RegionChoice:
     values = [prose_value(b, max_ratio) if window is None or window[i] else 0.0 for i, b in enumerate(blocks)]
+    outside_chrome = [0.0 if value and in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
+    if any(outside_chrome):
+        values = outside_chrome
     scores = candidate_scores(blocks, values)
     top = max(range(len(blocks)), key=scores.__getitem__)
     if scores[top] <= 0:
