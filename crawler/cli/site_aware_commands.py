@@ -14,7 +14,8 @@ from crawler.cli.groups import get_or_add_group
 def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
         "siteaware",
-        help="per-site F1 of the site-aware cascade (template -> cluster diff -> generic) vs generic and anchors",
+        help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling region -> generic) vs generic "
+        "and anchors",
     )
     evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR")
     evaluate.add_argument("--compare", default="", help="comma-separated anchors, e.g. trafilatura,readability")
@@ -23,6 +24,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--repair-experiment",
         action="store_true",
         help="relay half of each site's pages (body class renamed, nested one level deeper); count repairs",
+    )
+    evaluate.add_argument(
+        "--held-out",
+        action="store_true",
+        help="fit the thresholds leave-one-site-out over the threshold grid and score each held-out site (slow)",
+    )
+    evaluate.add_argument(
+        "--speed",
+        type=int,
+        nargs="?",
+        const=5,
+        metavar="ROUNDS",
+        help="pages/s cold and with templates warm, generic vs cascade, best of ROUNDS (default 5)",
+    )
+    evaluate.add_argument(
+        "--time-cap", action="store_true", help="seconds per generated huge page: generic vs the cascade, capped or not"
     )
     evaluate.set_defaults(func=run_eval_siteaware)
 
@@ -68,6 +85,8 @@ def run_eval_siteaware(args: argparse.Namespace) -> int:
         items = ev.load_items(args.data_dirs)
     except ev.DatasetError as error:
         raise _error(str(error)) from error
+    if args.speed is not None and args.speed < 1:
+        raise _error(f"--speed ROUNDS must be at least 1, not {args.speed}")
     names = [name.strip() for name in args.compare.split(",") if name.strip()]
     unknown = [name for name in names if name not in ANCHORS]
     if unknown:
@@ -109,6 +128,15 @@ def run_eval_siteaware(args: argparse.Namespace) -> int:
             f"# pages/s with templates warm ({speed['pages']} pages of sites with a template, best of 3): "
             f"generic {speed['generic']:.1f}, cascade {speed['cascade_warm']:.1f}"
         )
+    if args.speed is not None:
+        print()
+        print(*sa.speed_lines(sites, args.speed), sep="\n")
+    if args.held_out:
+        print("\n# held-out thresholds: each site scored with the grid combination best on the other sites")
+        print(*sa.held_out_lines(sites, sa.THRESHOLD_GRID), sep="\n")
+    if args.time_cap:
+        print("\n# time cap: CPU seconds per generated page, best of 3")
+        print(*sa.time_cap_lines(sa.TIME_CAP_SIZES), sep="\n")
     if args.repair_experiment:
         print("\n# repair experiment: first half of each site's pages fed as is, second half relaid")
         print(

@@ -166,21 +166,31 @@ def cold_speed(sites: dict[str, list[Page]], rounds: int = 3) -> dict[str, float
     return {"pages": pages, "generic": pages / generic_seconds, "cascade_cold": pages / cascade_seconds}
 
 
-def print_speed(data_dirs: list[str], rounds: int = 5, min_pages: int = 2) -> None:
-    """Cold and warm pages/s, generic vs cascade, best of `rounds` (docs/site_aware_results.md)."""
+def speed_lines(sites: dict[str, list[Page]], rounds: int = 5) -> list[str]:
+    """Cold and warm pages/s, generic vs cascade, best of `rounds` (`newscorpus eval siteaware --speed`)."""
     import os
 
+    lines = [f"# speed: load average {os.getloadavg()[0]:.1f} before"]
+    cold, warm = cold_speed(sites, rounds), warm_speed(sites, rounds)
+    lines.append(f"# cold ({cold['pages']} pages, best of {rounds}): generic {cold['generic']:.1f} pages/s, cascade "
+                 f"{cold['cascade_cold']:.1f} ({cold['cascade_cold'] / cold['generic']:.2f} x generic)")
+    if warm:
+        lines.append(f"# warm ({warm['pages']} template pages, best of {rounds}): generic {warm['generic']:.1f} "
+                     f"pages/s, cascade {warm['cascade_warm']:.1f} ({warm['cascade_warm'] / warm['generic']:.2f} x "
+                     "generic)")
+    else:
+        lines.append("# warm: no site has a template after one pass")
+    lines.append(f"# speed: load average {os.getloadavg()[0]:.1f} after")
+    return lines
+
+
+def print_speed(data_dirs: list[str], rounds: int = 5, min_pages: int = 2) -> None:
+    """`speed_lines` for data directories (as `newscorpus eval siteaware --speed ROUNDS`)."""
     from pipelines.evaluation.extraction_eval import load_items
 
     sites = load_pages(multi_page_sites(load_items(data_dirs), min_pages))
-    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')}; load average {os.getloadavg()[0]:.1f} before")
-    cold, warm = cold_speed(sites, rounds), warm_speed(sites, rounds)
-    print(f"# cold ({cold['pages']} pages, best of {rounds}): generic {cold['generic']:.1f} pages/s, cascade "
-          f"{cold['cascade_cold']:.1f} ({cold['cascade_cold'] / cold['generic']:.2f} x generic)")
-    if warm:
-        print(f"# warm ({warm['pages']} template pages, best of {rounds}): generic {warm['generic']:.1f} pages/s, "
-              f"cascade {warm['cascade_warm']:.1f} ({warm['cascade_warm'] / warm['generic']:.2f} x generic)")
-    print(f"# load average {os.getloadavg()[0]:.1f} after")
+    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')}")
+    print(*speed_lines(sites, rounds), sep="\n")
 
 
 def relayout(html: bytes, xpath: str) -> bytes | None:
@@ -304,8 +314,8 @@ def template_share(rows: list[SiteRow]) -> float:
 # method reads a page more than F1) and the repair thresholds (the repair experiment covers them).
 THRESHOLD_GRID: dict[str, tuple] = {
     "cluster_threshold": (0.4, 0.3, 0.5, 0.6),  # clustering.py (swept 0.3-0.6 on these pages)
-    "same_region_share": (0.5, 0.3, 0.7),  # cascade.py
-    "min_elsewhere_chars": (500, 250, 1000),  # cascade.py
+    "same_region_share": (0.5, 0.3, 0.7),  # cascade.py (also sibling_region.py's inside share)
+    "min_elsewhere_chars": (500, 250, 1000),  # cascade.py (also sibling_region.py's node elsewhere)
     "keep_paragraph_chars": (80, 40, 160),  # dom_diff.py
     "template_text_share": (0.5, 0.3, 0.7),  # cascade.py
     "url_threshold": (0.5, 0.3, 0.7),  # url_similarity.py
@@ -404,7 +414,7 @@ def held_out_lines(sites: dict[str, list[Page]], grid: dict[str, tuple] = THRESH
 
 
 def print_held_out(data_dirs: list[str], min_pages: int = 2) -> None:
-    """`python -c` entry until `newscorpus eval siteaware` has a flag for it (docs/site_aware_results.md)."""
+    """`held_out_lines` for data directories (as `newscorpus eval siteaware --held-out`)."""
     from pipelines.evaluation.extraction_eval import load_items
 
     sites = load_pages(multi_page_sites(load_items(data_dirs), min_pages))
@@ -429,7 +439,12 @@ def generated_page(items: int, variant: int) -> str:
     )
 
 
-def time_cap_lines(sizes: tuple[int, ...] = (500, 1000, 1900, 4000, 10_000), rounds: int = 3) -> list[str]:
+# Teasers per generated page of the time-cap table (`--time-cap`): 2.5k to 50k elements, around the element
+# cap (page_budget.MAX_ELEMENTS = 10,000).
+TIME_CAP_SIZES = (500, 1000, 1900, 4000, 10_000)
+
+
+def time_cap_lines(sizes: tuple[int, ...] = TIME_CAP_SIZES, rounds: int = 3) -> list[str]:
     """Seconds per generated page (`items` teasers of 5 elements): generic; the cascade with a cluster of 3
     references and no element cap (the site-aware steps' worst case); the cascade as set (templates off, so the
     pages under the element cap take the cluster path). Best of `rounds`."""

@@ -7,6 +7,7 @@ from crawler.cli.main import main
 from migrations.runner import migrate
 from pipelines.core.site_aware.cascade import SiteAwareExtractor
 from pipelines.db.site_template_store import SiteTemplateStore
+from pipelines.evaluation import site_aware_eval
 from tests.core.site_aware.pages import PARAGRAPHS_ZH, article, url
 
 
@@ -29,6 +30,45 @@ def test_eval_siteaware_prints_the_site_table_and_the_repair_experiment(tmp_path
     assert "template" in out
     repair = re.search(r"^\| news\.example\.com \| 3 \| 3 \| `[^`]+` \| 0 \| 1 \|", out, re.MULTILINE)
     assert repair, out
+
+
+def test_eval_siteaware_held_out_prints_the_fitted_thresholds_per_site(tmp_path, capsys, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _labelled_site(tmp_path / "a", 4)
+    for n in range(1, 4):  # a second site: leave-one-site-out needs another site to fit on
+        stem = f"other.example.org_{n:02d}"
+        (tmp_path / "b" / f"{stem}.html").write_text(article(n, english=True), encoding="utf-8")
+        (tmp_path / "b" / f"{stem}.txt").write_text("bus network", encoding="utf-8")
+    items = [{"stem": f"other.example.org_{n:02d}", "url": f"https://other.example.org/n/{n}.html", "lang": "en"}
+             for n in range(1, 4)]
+    (tmp_path / "b" / "manifest.json").write_text(json.dumps({"name": "b", "items": items}), encoding="utf-8")
+    monkeypatch.setattr(site_aware_eval, "THRESHOLD_GRID", {"cluster_threshold": (0.4, 0.5)})  # 2, not 972
+    assert main(["eval", "siteaware", str(tmp_path / "a"), str(tmp_path / "b"), "--held-out"]) == 0
+    out = capsys.readouterr().out
+    assert "# 2 configurations (cluster_threshold 2)" in out
+    assert re.search(r"^\| news\.example\.com \| [\d.]+ \| [\d.]+ \| [\d.]+ \| as set \|$", out, re.MULTILINE), out
+    assert "# sites where the held-out cascade is below generic: none" in out
+
+
+def test_eval_siteaware_speed_prints_cold_and_warm_pages_per_second(tmp_path, capsys):
+    _labelled_site(tmp_path)
+    assert main(["eval", "siteaware", str(tmp_path), "--speed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^# cold \(6 pages, best of 1\): generic [\d.]+ pages/s, cascade [\d.]+", out, re.MULTILINE), out
+    assert re.search(r"^# warm \(\d+ template pages, best of 1\)", out, re.MULTILINE), out
+    assert main(["eval", "siteaware", str(tmp_path), "--speed", "0"]) == 2
+    assert "--speed ROUNDS must be at least 1" in capsys.readouterr().err
+
+
+def test_eval_siteaware_time_cap_prints_one_row_per_generated_page(tmp_path, capsys, monkeypatch):
+    _labelled_site(tmp_path, 2)
+    monkeypatch.setattr(site_aware_eval, "TIME_CAP_SIZES", (20, 40))  # small pages: the table, not the timing
+    assert main(["eval", "siteaware", str(tmp_path), "--time-cap"]) == 0
+    out = capsys.readouterr().out
+    rows = re.findall(r"^\| (\d+) \| [\d.]+ \| [\d.]+ \| -?[\d.]+ \| [\d.]+ \| (\w+) \|$", out, re.MULTILINE)
+    assert len(rows) == 2 and int(rows[0][0]) < int(rows[1][0]), out
+    assert all(method.startswith("default") for _, method in rows)
 
 
 def test_templates_command_lists_hits_and_repairs(database_dsn, capsys):

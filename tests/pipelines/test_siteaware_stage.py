@@ -39,7 +39,7 @@ def test_crawl_with_site_aware_extraction_records_methods_and_stores_state(postg
             methods = dict(connection.execute("SELECT extraction_method, count(*) FROM articles GROUP BY 1").fetchall())
             skeletons = connection.execute("SELECT count(*) FROM site_skeletons").fetchone()[0]
             hits = connection.execute("SELECT sum(hits) FROM site_templates").fetchone()[0]
-    assert set(methods) <= {"default", "template", "cluster_diff"}
+    assert set(methods) <= {"default", "template", "cluster_diff", "sibling_region"}
     # the demo site's articles share one layout: a template is induced after a few pages and then used
     assert methods.get("template", 0) > methods.get("default", 0)
     assert hits == methods["template"] and skeletons >= 1

@@ -1,6 +1,7 @@
-"""The site-aware cascade: matching template -> cluster difference (when a sibling exists) -> generic
-extraction, with in-memory state per site (templates, a few reference skeletons per cluster, and the
-observations templates are induced from). `SiteAwareExtractor.extract` never raises, and keeps to the
+"""The site-aware cascade: matching template -> cluster difference (when a sibling exists) -> a confident
+sibling page's body node (sibling_region.py, before the site has a template) -> generic extraction, with
+in-memory state per site (templates, a few reference skeletons per cluster, and the observations templates
+are induced from). `SiteAwareExtractor.extract` never raises, and keeps to the
 per-page time cap: pages over the element cap, or whose site-aware steps run out of their share of the
 cap, are finished by the generic method (page_budget.py), the method recorded saying so.
 """
@@ -30,6 +31,7 @@ from pipelines.core.site_aware import templates as templates_module
 from pipelines.core.site_aware.clustering import CLUSTER_THRESHOLD, nearest_cluster
 from pipelines.core.site_aware.page_budget import OutOfTime, PageClock, element_count
 from pipelines.core.site_aware.parsed_page import ParsedPage, parse_page
+from pipelines.core.site_aware.sibling_region import sibling_region
 from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
 from pipelines.core.site_aware.templates import BODY, Observation, SiteTemplate, TemplateResult
 from pipelines.core.site_aware.tree_similarity import istm, relaxed_istm
@@ -39,6 +41,7 @@ log = logging.getLogger(__name__)
 
 METHOD_TEMPLATE = "template"
 METHOD_CLUSTER_DIFF = "cluster_diff"
+METHOD_SIBLING_REGION = "sibling_region"  # the body node of the site's last confident page (sibling_region.py)
 METHOD_GENERIC = "default"  # the generic extractor's default method (pipelines.core.extraction)
 # The generic method's result, the site-aware steps skipped: the page has more than max_elements elements ...
 METHOD_LARGE_PAGE = "default_large_page"
@@ -81,6 +84,10 @@ class SiteAwareConfig:
     time_share: float = page_budget.TIME_SHARE
     use_templates: bool = True
     use_cluster_diff: bool = True
+    # The last confident page's body node read before the site has a template (sibling_region.py); its
+    # guards reuse same_region_share (the node holds at least that share of a generic region around it)
+    # and min_elsewhere_chars (a node elsewhere is that long), so the held-out grid varies them too.
+    use_sibling_region: bool = True
     learn: bool = True  # False: read the state, change nothing (except repairs) - leave-one-out scoring
 
 
@@ -96,6 +103,7 @@ class SiteState:
 class CascadeCounts:
     template: int = 0
     cluster_diff: int = 0
+    sibling_region: int = 0
     generic: int = 0
     large_page: int = 0  # site-aware steps skipped: over the element cap
     out_of_time: int = 0  # site-aware steps stopped: past their share of the time cap
@@ -186,11 +194,44 @@ class SiteAwareExtractor:
                 self._observe(page, state, choice)
                 return self._result(body, page, None, METHOD_CLUSTER_DIFF)
         clock.check()
+        sibling = self._sibling_region(page, state, choice, diff, recent)
+        if sibling is not None:
+            return sibling
         body = "\n".join(choice.lines)
         minimum = self.config.induce_min_confidence
         if body_chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= minimum:
             self._observe(page, state, choice)
         return self._generic(page, METHOD_GENERIC, clock)
+
+    def _sibling_region(
+        self,
+        page: ParsedPage,
+        state: SiteState,
+        choice: default_method.RegionChoice,
+        template_text: bool,
+        recent: frozenset[int],
+    ) -> Extraction | None:
+        """The last confident page's body node when it replaces the generic region (sibling_region.py); the
+        page is then observed with that node as its region, so it counts towards the template at that node."""
+        config = self.config
+        if not config.use_sibling_region or not config.use_templates or not state.observations:
+            return None
+        found = sibling_region(
+            page.index(),
+            choice.roots,
+            choice.lines,
+            state.observations[-1],
+            config.same_region_share,
+            config.min_elsewhere_chars,
+            template_text,
+            recent,
+        )
+        if found is None:
+            return None
+        self.counts.sibling_region += 1
+        if _page_confidence(found.body, page.blocks) >= config.induce_min_confidence:
+            self._observe(page, state, default_method.RegionChoice([found.root], found.lines, 0.0, choice.headline))
+        return self._result(found.body, page, None, METHOD_SIBLING_REGION)
 
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
         """The generic default method on the parsed page, failures named as pipelines.core.extraction names them."""
@@ -323,6 +364,7 @@ __all__ = [
     "SiteAwareConfig",
     "METHOD_TEMPLATE",
     "METHOD_CLUSTER_DIFF",
+    "METHOD_SIBLING_REGION",
     "METHOD_GENERIC",
     "METHOD_LARGE_PAGE",
     "METHOD_OUT_OF_TIME",

@@ -180,7 +180,7 @@ def _compiled(xpath: str) -> etree.XPath | None:
 _ANCHORED = re.compile(r'^//([a-z][a-z0-9]*)\[@(id|class)="([^"]*)"\]$')
 
 
-def _select(root: etree._Element, xpath: str) -> list[etree._Element]:
+def select_nodes(root: etree._Element, xpath: str) -> list[etree._Element]:
     anchored = _ANCHORED.match(xpath)
     if anchored:
         tag, attribute, value = anchored.groups()
@@ -313,7 +313,7 @@ def _anchor(root: etree._Element, node: etree._Element) -> str | None:
         if not value or '"' in value or _VOLATILE.search(value):
             continue
         xpath = f'//{node.tag}[@{attribute}="{value}"]'
-        if len(_select(root, xpath)) == 1:
+        if len(select_nodes(root, xpath)) == 1:
             return xpath
     return None
 
@@ -326,7 +326,7 @@ def apply(template: SiteTemplate, page: PageIndex) -> TemplateResult:
     for name, field_template in template.fields.items():
         found = None
         for xpath in field_template.xpaths:
-            found = field_value(page, name, _select(page.root, xpath))
+            found = field_value(page, name, select_nodes(page.root, xpath))
             if found is not None:
                 break
         if found is None:
