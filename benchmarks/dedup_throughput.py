@@ -13,7 +13,7 @@ the wall time of one worker; the index is loaded with COPY into a throwaway sche
 
     .venv/bin/python benchmarks/dedup_throughput.py [--docs ../shared/data/dedup/docs.jsonl] [--sizes 0,10000,100000]
     .venv/bin/python benchmarks/dedup_throughput.py --postgres postgresql://postgres@127.0.0.1:5432/test \
-        [--sizes 10000,100000] [--layouts table,gin] [--batch-sizes 1,32]
+        [--sizes 10000,100000] [--layouts table,gin] [--batch-sizes 1,32] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -126,39 +126,75 @@ def backend_cpu(pid: int) -> float:
 
 
 def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures], layout: str,
-                     config: DedupConfig, batch_size: int) -> dict[str, float]:
+                     config: DedupConfig, batch_size: int, rounds: int = 1) -> dict[str, float]:
+    """The stream through the stage against the loaded filler (emptied: see below); with several rounds, the
+    measured articles are deleted and the tables vacuumed between rounds, and the round with the least CPU is
+    kept (on a shared machine, other work only ever adds)."""
     from pipelines.db.connection import connect
-    from pipelines.db.dedup_index_store import source_hash
-    from pipelines.db.dedup_recording import ArticleToRecord, record_articles
 
     with connect(dsn, autocommit=True) as connection:
         load_postgres(connection, filler, layout, config)
+        indexed = len(filler)
+        # The stage's process does not hold the index: the filler's ~10 objects per article kept alive here made
+        # every full cyclic GC walk them, ~0.5 ms of client CPU per document at 100k (2026-11-22).
+        filler.clear()
+        gc.collect()
         connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
-        backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
-        spent = 0.0  # CPU seconds: this process + its server backend
-        wall = 0.0
-        duplicates = 0
-        for first in range(0, len(docs), batch_size):  # as the stage: features, then one transaction per batch
-            batch = docs[first:first + batch_size]
-            start, start_cpu, start_server = time.perf_counter(), time.process_time(), backend_cpu(backend)
-            articles = [
-                ArticleToRecord(doc["id"], 1, source_hash(doc["title"], doc["body"]),
-                                build_features(doc["title"], doc["body"], detect_language(doc["body"]), config))
-                for doc in batch
-            ]
-            outcomes = record_articles(connection, articles, config, layout)
-            wall += time.perf_counter() - start
-            spent += time.process_time() - start_cpu + backend_cpu(backend) - start_server
-            duplicates += sum(1 for outcome in outcomes if outcome.status == "duplicate")
-        result = {"duplicates": duplicates}
-        result["all docs/s"] = len(docs) / spent
-        result["wall docs/s"] = len(docs) / wall
+        results = []
+        for round_number in range(rounds):
+            if round_number:
+                forget_measured(connection, indexed)
+            results.append(measure_stream(connection, docs, layout, config, batch_size))
+        result = min(results, key=lambda r: r["all ms/doc"])
         result.update({f"{k} B/article": v for k, v in index_bytes(connection, layout).items()})
     return result
 
 
+def forget_measured(connection, indexed: int) -> None:
+    """Delete the articles a round stored (ids after the filler's) and undo their links (a filler article they
+    were promoted over), then VACUUM: the next round meets the same index."""
+    connection.execute("DELETE FROM near_duplicate_keywords WHERE article_id > %s", (indexed,))
+    connection.execute("DELETE FROM near_duplicate_blocks WHERE article_id > %s", (indexed,))
+    connection.execute("UPDATE near_duplicate_features SET canonical_id = NULL, duplicate_method = NULL, "
+                       "duplicate_score = NULL, matched_id = NULL, resolved = false WHERE canonical_id > %s",
+                       (indexed,))
+    connection.execute("DELETE FROM near_duplicate_features WHERE id > %s", (indexed,))
+    connection.execute("VACUUM ANALYZE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
+
+
+def measure_stream(connection, docs: list[dict], layout: str, config: DedupConfig, batch_size: int) -> dict:
+    from pipelines.db.dedup_index_store import source_hash
+    from pipelines.db.dedup_recording import ArticleToRecord, record_articles
+
+    backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
+    spent = {"features": 0.0, "client": 0.0, "server": 0.0}  # CPU seconds: this process, its server backend
+    wall = 0.0
+    duplicates = 0
+    for first in range(0, len(docs), batch_size):  # as the stage: features, then one transaction per batch
+        batch = docs[first:first + batch_size]
+        start, start_cpu, start_server = time.perf_counter(), time.process_time(), backend_cpu(backend)
+        articles = [
+            ArticleToRecord(doc["id"], 1, source_hash(doc["title"], doc["body"]),
+                            build_features(doc["title"], doc["body"], detect_language(doc["body"]), config))
+            for doc in batch
+        ]
+        features_cpu = time.process_time()
+        outcomes = record_articles(connection, articles, config, layout)
+        wall += time.perf_counter() - start
+        spent["features"] += features_cpu - start_cpu
+        spent["client"] += time.process_time() - features_cpu
+        spent["server"] += backend_cpu(backend) - start_server
+        duplicates += sum(1 for outcome in outcomes if outcome.status == "duplicate")
+    result = {"duplicates": duplicates}
+    result["all docs/s"] = len(docs) / sum(spent.values())
+    result["wall docs/s"] = len(docs) / wall
+    result.update({f"{part} ms/doc": seconds * 1e3 / len(docs) for part, seconds in spent.items()})
+    result["all ms/doc"] = sum(spent.values()) * 1e3 / len(docs)
+    return result
+
+
 def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], batch_sizes: list[int],
-                 vocabulary: list[str], config: DedupConfig) -> None:
+                 vocabulary: list[str], config: DedupConfig, rounds: int = 1) -> None:
     from psycopg.conninfo import make_conninfo
 
     from migrations.runner import migrate
@@ -173,15 +209,18 @@ def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str
             migrate(connection)
             connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
         print("| layout | batch | indexed articles | docs/s per core | wall docs/s (1 worker) | duplicates found "
+              "| CPU ms/doc: features, client database, server "
               "| features B/article | keyword index B/article | simhash blocks B/article |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for layout in layouts:
             for batch_size in batch_sizes:
                 for size in sizes:
                     filler = synthetic_features(size, vocabulary, random.Random(SEED + size))
-                    r = measure_postgres(schema_dsn, docs, filler, layout, config, batch_size)
+                    r = measure_postgres(schema_dsn, docs, filler, layout, config, batch_size, rounds)  # empties filler
                     print(f"| {layout} | {batch_size} | {size} | {r['all docs/s']:.0f} | {r['wall docs/s']:.0f} "
-                          f"| {r['duplicates']} | {r['features B/article']:.0f} "
+                          f"| {r['duplicates']} "
+                          f"| {r['features ms/doc']:.2f}, {r['client ms/doc']:.2f}, {r['server ms/doc']:.2f} "
+                          f"| {r['features B/article']:.0f} "
                           f"| {r['keywords B/article']:.0f} | {r['blocks B/article']:.0f} |", flush=True)
     finally:
         with connect(dsn, autocommit=True) as admin:
@@ -197,6 +236,8 @@ def main() -> None:
     parser.add_argument("--layouts", default="table,gin", help="Postgres keyword index layouts")
     parser.add_argument("--batch-sizes", default="1,32", help="Postgres: articles per transaction, as the stage's "
                                                             "NEWSCORPUS_DEDUP_BATCH_SIZE (1 = one by one)")
+    parser.add_argument("--rounds", type=int, default=1, help="Postgres: measure each configuration this many "
+                                                               "times on one load, keep the least CPU")
     args = parser.parse_args()
     with Path(args.docs).open(encoding="utf-8") as lines:
         docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
@@ -206,7 +247,7 @@ def main() -> None:
     sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.postgres else "0,10000,100000")).split(",")]
     if args.postgres:
         batch_sizes = [int(b) for b in args.batch_sizes.split(",")]
-        run_postgres(args.postgres, docs, sizes, args.layouts.split(","), batch_sizes, vocabulary, config)
+        run_postgres(args.postgres, docs, sizes, args.layouts.split(","), batch_sizes, vocabulary, config, args.rounds)
         return
     rng = random.Random(SEED)
     print("| indexed articles | zh docs/s | en docs/s | all docs/s |\n|---|---|---|---|")

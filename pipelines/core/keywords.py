@@ -19,7 +19,9 @@ from functools import cache
 from importlib import resources
 from itertools import compress, count, islice
 
-from pipelines.core.body_text import CJK_RANGES, fold_nfkc_characters
+import numpy as np
+
+from pipelines.core.body_text import CJK_CHAR, CJK_RANGES, WORD_CHAR, classify, code_points, fold_nfkc_characters
 
 # A text is Chinese when at least this share of its word characters are CJK ideographs. 0.3 sits far from
 # both modes of the dedup data (zh bodies ≥ 0.8, en bodies < 0.01, measured 2026-11 on ../shared/data/dedup).
@@ -35,7 +37,6 @@ MAX_SEED_HITS = 20
 MAX_TITLE_KEYWORDS = 12
 
 _CJK = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES) + "]")
-_CJK_WORD_CHAR = re.compile(r"(?=[^\W_])" + _CJK.pattern)  # a CJK ideograph that str.isalnum accepts
 _WORD = re.compile(r"\w+")
 
 
@@ -57,12 +58,17 @@ def normalize_text(text: str) -> str:
 
 
 def detect_language(text: str) -> str:
-    """zh when CJK ideographs are at least ZH_CJK_SHARE of the first 2000 characters' word characters."""
-    sample = text[:2000]
-    word_chars = sum(map(str.isalnum, sample))  # C loops: a Python loop here cost ~0.3 ms per body
+    """zh when CJK ideographs are at least ZH_CJK_SHARE of the first 2000 characters' word characters (those
+    `str.isalnum` accepts: `\\w` but "_")."""
+    codes = code_points(text[:2000])
+    # One table lookup per character (body_text.classify): `str.isalnum` over the sample and a regex for its CJK
+    # ideographs cost 0.14 ms per zh body, 0.07 per en body; this ~0.01 (2026-11-22, ../shared/data/dedup).
+    classes = classify(codes)
+    word = (classes & WORD_CHAR).astype(bool) & (codes != ord("_"))
+    word_chars = int(np.count_nonzero(word))
     if not word_chars:
         return "en"
-    cjk = len(_CJK_WORD_CHAR.findall(sample))
+    cjk = int(np.count_nonzero(word & (classes & CJK_CHAR).astype(bool)))
     return "zh" if cjk / word_chars >= ZH_CJK_SHARE else "en"
 
 

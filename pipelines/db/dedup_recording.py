@@ -1,11 +1,12 @@
 """The stage's write path: decide and record a batch of articles in one transaction (the near-duplicate index
 of pipelines.db.dedup_index_store; the concurrency argument is in that module's docstring).
 
-Round trips per batch: (1) the advisory locks and every article's candidates (migrations/0006:
+Round trips per batch: (1) the advisory locks and every article's candidates (migrations/0006 and 0007:
 near_duplicate_candidates_batch) with ids for the new articles; (2) only when some article is a duplicate of
-a stored one: the row locks on those clusters' canonical articles; (3) the features, postings, links and the
-commit. An article is compared with the stored index and with the articles before it in the same batch, so a
-batch decides as the same articles recorded one by one in batch order would.
+a stored one: the row locks on those clusters' canonical articles; (3) the features, postings and block keys
+of all new articles (one statement), the links and the commit. An article is compared with the stored index
+and with the articles before it in the same batch, so a batch decides as the same articles recorded one by
+one in batch order would.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from pipelines.db.dedup_index_store import (
     dedup_sql,
     feature_params,
     lock_keys,
+    number_array_literal,
     row_features,
+    text_array_literal,
 )
 
 
@@ -118,16 +121,59 @@ def _lookup_params(articles: Sequence[ArticleToRecord], config: DedupConfig, lay
             block_articles.extend([number] * len(article_blocks))
         keywords.extend(sorted(features.keywords))
         keyword_articles.extend([number] * len(features.keywords))
-    return {
-        "lock_keys": sorted(keys),
-        "urls": [a.url for a in articles],
-        "body_hashes": [a.features.body_hash if a.features.token_count else None for a in articles],
-        "simhashes": [None if a.features.simhash is None else to_signed(a.features.simhash) for a in articles],
-        "min_shared": [max(1, min(config.min_shared_keywords, len(a.features.keywords))) for a in articles],
-        "block_articles": block_articles, "block_keys": blocks,
-        "keyword_articles": keyword_articles, "keywords": keywords,
+    return {  # arrays as literals: psycopg dumps a list element by element in Python (~1,000 keywords a batch)
+        "lock_keys": number_array_literal(sorted(keys)),
+        "urls": text_array_literal(a.url for a in articles),
+        "body_hashes": text_array_literal(a.features.body_hash if a.features.token_count else None
+                                          for a in articles),
+        "simhashes": number_array_literal(None if a.features.simhash is None else to_signed(a.features.simhash)
+                                          for a in articles),
+        "min_shared": number_array_literal(max(1, min(config.min_shared_keywords, len(a.features.keywords)))
+                                           for a in articles),
+        "block_articles": number_array_literal(block_articles), "block_keys": number_array_literal(blocks),
+        "keyword_articles": number_array_literal(keyword_articles), "keywords": text_array_literal(keywords),
         "max_distance": config.simhash_distance, "per_keyword": MAX_POSTINGS_PER_KEYWORD,
         "limit": config.candidate_limit, "layout": layout, "overlap": config.overlap, "tau": config.tau,
+    }
+
+
+@dataclass(frozen=True)
+class _Link:
+    canonical_id: int | None = None  # None: the article is canonical
+    method: str | None = None
+    score: float | None = None
+    matched_id: int | None = None
+
+
+def _insert_params(inserts: list[tuple[ArticleToRecord, int, _Link]], config: DedupConfig, layout: str) -> dict:
+    """insert_features_batch's parameters: the batch's new articles (article, id, link), in batch order."""
+    blocks, block_articles = [], []
+    for article, article_id, _ in inserts:
+        if article.features.simhash is not None:
+            keys = block_keys(article.features.simhash, config.simhash_distance)
+            blocks.extend(keys)
+            block_articles.extend([article_id] * len(keys))
+    features = [article.features for article, _, _ in inserts]
+    links = [link for _, _, link in inserts]
+    return {
+        "ids": number_array_literal(article_id for _, article_id, _ in inserts),
+        "urls": text_array_literal(article.url for article, _, _ in inserts),
+        "site_ids": number_array_literal(article.site_id for article, _, _ in inserts),
+        "languages": text_array_literal(f.lang for f in features),
+        "source_hashes": text_array_literal(article.text_hash for article, _, _ in inserts),
+        "body_hashes": text_array_literal(f.body_hash for f in features),
+        "simhashes": number_array_literal(None if f.simhash is None else to_signed(f.simhash) for f in features),
+        "token_counts": number_array_literal(f.token_count for f in features),
+        "shingle_counts": number_array_literal(f.sketch.shingle_count for f in features),
+        "sketches": text_array_literal(number_array_literal(f.sketch.hashes) for f in features),
+        "keywords": text_array_literal(text_array_literal(sorted(f.keywords)) for f in features),
+        "title_keywords": text_array_literal(text_array_literal(f.title_keywords) for f in features),
+        "canonical_ids": number_array_literal(link.canonical_id for link in links),
+        "methods": text_array_literal(link.method for link in links),
+        "scores": number_array_literal(link.score for link in links),
+        "matched_ids": number_array_literal(link.matched_id for link in links),
+        "postings": layout == "table",  # the rows' keywords also go to the posting table
+        "block_keys": number_array_literal(blocks), "block_articles": number_array_literal(block_articles),
     }
 
 
@@ -190,11 +236,10 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
             return article_id
 
         writes: list[tuple[str, dict]] = []
+        inserts: list[tuple[ArticleToRecord, int, _Link]] = []  # the new articles: one statement for the batch
         for position, decision in decisions:
             article, article_id, best = decision.article, decision.article_id, decision.best
-            params = feature_params(article.features, config, layout)
-            params.update(id=article_id, url=article.url, site_id=article.site_id, source_hash=article.text_hash,
-                          canonical_id=None, method=None, score=None, matched_id=None)
+            link = _Link()
             outcome = DedupOutcome("canonical", article_id, None, None, None)
             root = None
             if best is not None:
@@ -212,12 +257,17 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
                     writes.append(("relink_members", {"old_canonical_id": root, "new_canonical_id": article_id}))
                     outcome = DedupOutcome("canonical", article_id, None, None, None, promoted=True)
                 else:
-                    params.update(canonical_id=root, method=best.method, score=best.score, matched_id=best.candidate_id)
+                    link = _Link(root, best.method, best.score, best.candidate_id)
                     outcome = DedupOutcome("duplicate", article_id, url_of.get(root) or locked.url[root],
                                            best.method, best.score)
-            batch_root[article_id] = params["canonical_id"] or article_id
+            batch_root[article_id] = link.canonical_id or article_id
             outcomes[position] = outcome
-            _write_article(connection, decision.stored, params, config)
+            if decision.stored is None:
+                inserts.append((article, article_id, link))
+            else:
+                _update_article(connection, decision, link, config, layout)
+        if inserts:
+            connection.execute(dedup_sql("insert_features_batch"), _insert_params(inserts, config, layout))
         for name, params in writes:  # promotions after every row they may relink exists
             connection.execute(dedup_sql(name), params)
     return outcomes
@@ -253,11 +303,14 @@ def _lock_roots(connection: psycopg.Connection, ids: list[int], config: DedupCon
     return locked
 
 
-def _write_article(connection: psycopg.Connection, stored: dict | None, params: dict, config: DedupConfig) -> None:
-    if stored is None:
-        connection.execute(dedup_sql("insert_features"), params)
-        return
-    # The text changed: its old postings and block keys go, the new ones are written with the row.
+def _update_article(connection: psycopg.Connection, decision: _Decision, link: _Link, config: DedupConfig,
+                    layout: str) -> None:
+    """A stored article whose text changed: its old postings and block keys go, the new ones are written with
+    the row."""
+    article, stored = decision.article, decision.stored
+    params = feature_params(article.features, config, layout)
+    params.update(id=decision.article_id, url=article.url, site_id=article.site_id, source_hash=article.text_hash,
+                  canonical_id=link.canonical_id, method=link.method, score=link.score, matched_id=link.matched_id)
     connection.execute(dedup_sql("delete_postings"), {"id": stored["id"], "keywords": list(stored["keywords"])})
     if stored["simhash"] is not None:
         old_keys = block_keys(to_unsigned(stored["simhash"]), config.simhash_distance)

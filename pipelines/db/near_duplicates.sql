@@ -69,6 +69,35 @@ WITH article AS (
 )
 SELECT id FROM article
 
+-- name: insert_features_batch
+-- A batch's new articles in one statement (ids from allocate_ids), their postings and block keys: one statement
+-- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal; sketches, keywords
+-- and title_keywords hold one array literal per article. Scores go through float8, as a bound float did.
+WITH article AS (
+    INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, token_count,
+                                         shingle_count, sketch, keywords, title_keywords, canonical_id,
+                                         duplicate_method, duplicate_score, matched_id, resolved)
+    SELECT a.id, a.url, a.site_id, a.language, a.source_hash, a.body_hash, a.simhash, a.token_count,
+           a.shingle_count, a.sketch::bigint[], a.keywords::text[], a.title_keywords::text[], a.canonical_id,
+           a.method, a.score, a.matched_id, a.canonical_id IS NOT NULL
+    FROM unnest(%(ids)s::bigint[], %(urls)s::text[], %(site_ids)s::integer[], %(languages)s::text[],
+                %(source_hashes)s::text[], %(body_hashes)s::text[], %(simhashes)s::bigint[],
+                %(token_counts)s::integer[], %(shingle_counts)s::integer[], %(sketches)s::text[],
+                %(keywords)s::text[], %(title_keywords)s::text[], %(canonical_ids)s::bigint[],
+                %(methods)s::text[], %(scores)s::float8[], %(matched_ids)s::bigint[])
+         AS a (id, url, site_id, language, source_hash, body_hash, simhash, token_count, shingle_count, sketch,
+               keywords, title_keywords, canonical_id, method, score, matched_id)
+    RETURNING id, keywords
+), postings AS (
+    INSERT INTO near_duplicate_keywords (keyword, article_id)
+    SELECT k, article.id FROM article, unnest(article.keywords) AS k WHERE %(postings)s
+), blocks AS (
+    INSERT INTO near_duplicate_blocks (block_key, article_id)
+    SELECT b.block_key, b.article_id FROM unnest(%(block_keys)s::bigint[], %(block_articles)s::bigint[])
+         AS b (block_key, article_id)
+)
+SELECT count(*) FROM article
+
 -- name: update_features
 -- A re-crawl whose text changed: new features and decision (old postings deleted first, new ones written).
 WITH article AS (
@@ -145,10 +174,13 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
-SELECT * FROM near_duplicate_candidates_batch(%(lock_keys)b, %(urls)b, %(body_hashes)b, %(simhashes)b,
-                                              %(min_shared)b, %(block_articles)b, %(block_keys)b,
-                                              %(keyword_articles)b, %(keywords)b, %(max_distance)s,
-                                              %(per_keyword)s, %(limit)s, %(layout)s, %(overlap)s, %(tau)s)
+-- The arrays go as literals (dedup_index_store.number_array_literal, text_array_literal).
+SELECT * FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
+                                              %(simhashes)s::bigint[], %(min_shared)s::integer[],
+                                              %(block_articles)s::integer[], %(block_keys)s::bigint[],
+                                              %(keyword_articles)s::integer[], %(keywords)s::text[],
+                                              %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
+                                              %(overlap)s, %(tau)s)
 
 -- name: allocate_ids
 -- Ids for a batch's new articles, taken before they are decided: a later article of the batch can be linked to

@@ -27,6 +27,25 @@ def test_language_is_detected_by_cjk_share():
     assert detect_language("") == "en"
 
 
+def _reference_language(text: str) -> str:
+    """The rule as first written: str.isalnum over the sample, CJK ideographs found by a regex."""
+    sample = text[:2000]
+    word_chars = sum(map(str.isalnum, sample))
+    cjk = len(re.findall(r"(?=[^\W_])[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]", sample))
+    return "zh" if word_chars and cjk / word_chars >= 0.3 else "en"
+
+
+def test_language_detection_answers_as_the_isalnum_rule_on_random_texts():
+    rng = random.Random(17)
+    alphabet = list("_aZ1５中文 ，。é\u0301\u0663\u00b2\u2160\u3007\u3400\u4dbf\u4e00\u9fff\ua000\uf900\ufaff\x00ß")
+    alphabet += ["😀", "\U00020000", "\ud800"]
+    texts = ["x" * 1999 + "中" * 9, "中" * 600 + "a" * 1400, "_" * 50, "中_" * 3]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(5000)]
+    texts += ["".join(chr(rng.randrange(0x30000)) for _ in range(rng.randint(0, 60))) for _ in range(1000)]
+    for text in texts:
+        assert detect_language(text) == _reference_language(text), ascii(text)
+
+
 def test_stopword_lists_ship_without_comment_lines():
     zh, en = load_stopwords("zh"), load_stopwords("en")
     assert {"的", "责任编辑", "来源"} <= zh

@@ -8,8 +8,16 @@ import pytest
 
 from migrations.runner import migrate
 from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
-from pipelines.core.near_duplicate import DedupConfig, build_features
-from pipelines.db.dedup_index_store import PostgresDedupIndex, list_clusters, resolve_duplicates, source_hash
+from pipelines.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
+from pipelines.core.shingle_sketch import ShingleSketch
+from pipelines.db.dedup_index_store import (
+    PostgresDedupIndex,
+    list_clusters,
+    number_array_literal,
+    resolve_duplicates,
+    source_hash,
+    text_array_literal,
+)
 from pipelines.db.dedup_recording import ArticleToRecord, record_article, record_articles
 from tests.core.dedup_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
@@ -205,3 +213,67 @@ def test_several_changed_texts_in_one_batch_are_each_decided_again(connection):
     assert [o.status for o in outcomes] == ["canonical", "duplicate", "canonical"]
     hashes = dict(connection.execute("SELECT url, source_hash FROM near_duplicate_features").fetchall())
     assert all(hashes[url] == source_hash(title, body) for url, _, title, body in changed)
+
+
+def test_array_literals_read_back_as_the_values(connection):
+    texts = ["a", "NULL", "", 'say "hi"', "back\\slash", "{}", "a,b", " spaced ", "中文", None, "it's"]
+    plain = [t for t in texts if t and '"' not in t and "\\" not in t]  # the literal joined in one call
+    for values in (texts, [t for t in texts if t is not None], plain, [], [""], [None], ['"'], ["\\"]):
+        assert connection.execute("SELECT %s::text[]", (text_array_literal(values),)).fetchone()[0] == values
+    nested = [text_array_literal(["x", 'y"}']), text_array_literal([])]
+    assert connection.execute("SELECT (%s::text[])[1]::text[], (%s::text[])[2]::text[]",
+                              (text_array_literal(nested),) * 2).fetchone() == (["x", 'y"}'], [])
+    numbers = [0, -1, None, 2**63 - 1, -(2**63)]
+    assert connection.execute("SELECT %s::bigint[]", (number_array_literal(numbers),)).fetchone()[0] == numbers
+    scores = [0.4666666666666667, 1.0, None, 1 - 3 / 64]
+    assert connection.execute("SELECT %s::float8[]", (number_array_literal(scores),)).fetchone()[0] == scores
+    assert connection.execute("SELECT %s::float8[]::real[] = %s::real[]",
+                              (number_array_literal(scores), scores)).fetchone()[0]
+
+
+def test_a_batch_writes_the_rows_postings_and_blocks_of_articles_recorded_one_by_one(connection):
+    def stored():
+        features = connection.execute(
+            "SELECT f.url, f.site_id, f.language, f.source_hash, f.body_hash, f.simhash, f.token_count, "
+            "f.shingle_count, f.sketch, f.keywords, f.title_keywords, c.url, f.duplicate_method, f.duplicate_score, "
+            "m.url, f.resolved FROM near_duplicate_features f "
+            "LEFT JOIN near_duplicate_features c ON c.id = f.canonical_id "
+            "LEFT JOIN near_duplicate_features m ON m.id = f.matched_id ORDER BY f.url").fetchall()
+        postings = connection.execute("SELECT f.url, k.keyword FROM near_duplicate_keywords k "
+                                      "JOIN near_duplicate_features f ON f.id = k.article_id "
+                                      "ORDER BY 1, 2").fetchall()
+        blocks = connection.execute("SELECT f.url, b.block_key FROM near_duplicate_blocks b "
+                                    "JOIN near_duplicate_features f ON f.id = b.article_id ORDER BY 1, 2").fetchall()
+        return features, postings, blocks
+
+    for doc in DOCS:
+        record(connection, doc, site_id=2)
+    expected = stored()
+    connection.execute("TRUNCATE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
+    record_articles(connection, [ArticleToRecord(doc[0], 2, source_hash(doc[2], doc[3]), features_of(doc))
+                                 for doc in DOCS], CONFIG)
+    assert stored() == expected
+    assert any(row[11] is not None for row in expected[0])  # duplicates among them: links written too
+
+
+def test_keyword_candidates_are_the_most_shared_of_those_sharing_enough(connection):
+    """The lookup keeps, per article, the candidate_limit sharing most keywords among those sharing at least
+    min_shared_keywords (migrations/0007 filters before ranking; the ranking is the same)."""
+    def features(keywords, n):
+        return DocumentFeatures("en", frozenset(keywords), (), None, ShingleSketch((n,), 1, 1), f"h{n}", 1)
+
+    index = PostgresDedupIndex(connection, 3)
+    # 40 articles sharing one keyword with the probe (more than candidate_limit), 3 sharing two, 1 sharing three.
+    for n in range(40):
+        index.add(f"https://one.example/{n}", features(["common", f"own{n}"], n))
+    for n in range(3):
+        index.add(f"https://two.example/{n}", features(["common", "rare", f"x{n}"], 100 + n))
+    index.add("https://three.example/0", features(["common", "rare", "rarer"], 200))
+    probe = features(["common", "rare", "rarer", "zzz"], 300)
+    rows = connection.cursor(row_factory=psycopg.rows.dict_row, binary=True).execute(
+        "SELECT * FROM near_duplicate_candidates_batch(%s::bigint[], %s::text[], %s::text[], %s::bigint[], "
+        "%s::integer[], '{}', '{}', %s::integer[], %s::text[], 3, 30, 30, 'table', 'min', 0)",
+        ("{}", text_array_literal(["https://probe.example/"]), "{NULL}", "{NULL}", "{2}",
+         number_array_literal([1] * 4), text_array_literal(sorted(probe.keywords)))).fetchall()
+    assert sorted((row["url"], row["shared"]) for row in rows) == sorted(
+        [("https://three.example/0", 3)] + [(f"https://two.example/{n}", 2) for n in range(3)])
