@@ -231,7 +231,9 @@ CREATE TABLE near_duplicate_keywords (
     PRIMARY KEY (keyword, article_id)
 );
 
--- Simhash pigeonhole keys (pipelines.core.simhash_fingerprint.block_keys): (block index << 32) | block value.
+-- Simhash pigeonhole keys (pipelines.core.simhash_fingerprint.block_keys): for Hamming distances up to 4, one key per
+-- pair of the d + 2 blocks, 2^56 | pair number << 48 | the two blocks' bits (migrations/0008); above, one key per
+-- block, (block index << 32) | block value.
 CREATE TABLE near_duplicate_blocks (
     block_key   bigint NOT NULL,
     article_id  bigint NOT NULL,
@@ -261,6 +263,8 @@ LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 -- plan_cache_mode: every call has new parameter values, and under the default (auto) Postgres planned the
 -- statements again on each call, which cost more than running them (server CPU per one-article call 0.87 ->
 -- 0.28 ms without keywords, 2026-11-22, docs/dedup_results.md). The plans do not depend on the values.
+-- jit off (migrations/0008): the generic plan's estimated cost grows with the tables and passed jit_above_cost
+-- past ~100k indexed articles; compiling it cost ~69 ms per call (~1.1 ms per article in batches of 64 at 250k).
 CREATE FUNCTION near_duplicate_candidates_batch(
     p_lock_keys bigint[], p_urls text[], p_body_hashes text[], p_simhashes bigint[], p_min_shared integer[],
     p_block_articles integer[], p_block_keys bigint[], p_keyword_articles integer[], p_keywords text[],
@@ -272,7 +276,7 @@ CREATE FUNCTION near_duplicate_candidates_batch(
     has_members boolean, language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[],
     shingle_count integer, token_count integer, body_hash text
 ) LANGUAGE plpgsql
-SET plan_cache_mode = force_generic_plan AS $$
+SET plan_cache_mode = force_generic_plan SET jit = off AS $$
 #variable_conflict use_column
 BEGIN
     PERFORM pg_advisory_xact_lock(k) FROM unnest(p_lock_keys) AS k;

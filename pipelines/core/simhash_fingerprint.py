@@ -151,24 +151,44 @@ def to_unsigned(signed: int) -> int:
     return signed + SIGNED_OFFSET
 
 
+# Pigeonhole keys by pairs of blocks (Manku, Jain, Das Sarma 2007, "Detecting near-duplicates for web crawling",
+# §3: more tables, longer keys): up to this distance the fingerprint is cut into d + 2 blocks and a key is a pair of
+# them (C(d + 2, 2) keys of ~128 / (d + 2) bits: d = 3 gives 10 keys of 25-26 bits, a chance match per key and
+# stored article of 2^-25.6 instead of 2^-16, so a random 250k index answers ~0.04 rows per document instead of ~16,
+# each a random read of the article's wide features row: pages read per lookup grew linearly with the index, 680 of
+# 852 buffer reads per batch of 64 at 250k, docs/dedup_results.md, round 4). Past 4 the pairs would be ≥ 21 keys
+# per article (block rows and advisory locks): the single blocks (d + 1 keys) are kept there.
+PAIRED_BLOCKS_MAX_DISTANCE = 4
+_PAIR_KEY_TAG = 1 << 56  # pair keys: tag | pair index << 48 | the two blocks' bits; single-block keys stay < 2^36
+
+
 @cache
 def block_bounds(max_distance: int) -> tuple[tuple[int, int], ...]:
-    """(shift, width) of the max_distance + 1 blocks covering the 64 bits, the first ones one bit wider."""
+    """(shift, width) of the blocks covering the 64 bits, the first ones one bit wider: max_distance + 2 blocks
+    (keys are pairs of them) up to PAIRED_BLOCKS_MAX_DISTANCE, else max_distance + 1 (keys are single blocks)."""
     if not 1 <= max_distance <= 15:
         raise ValueError(f"simhash max_distance must be in 1..15, got {max_distance}")
-    blocks = max_distance + 1
+    blocks = max_distance + (2 if max_distance <= PAIRED_BLOCKS_MAX_DISTANCE else 1)
     widths = [FINGERPRINT_BITS // blocks + (1 if i < FINGERPRINT_BITS % blocks else 0) for i in range(blocks)]
     shifts = [sum(widths[i + 1 :]) for i in range(blocks)]
     return tuple(zip(shifts, widths, strict=True))
 
 
 def block_keys(unsigned: int, max_distance: int) -> list[int]:
-    """Pigeonhole lookup keys: two fingerprints within `max_distance` bits agree on at least one block.
+    """Pigeonhole lookup keys: two fingerprints within `max_distance` bits share at least one key.
 
-    Key i = (block index << 32) | block value: one bigint column (or one key table) with a btree index
-    serves every block; a lookup is max_distance + 1 equality probes, whatever the corpus size.
+    Up to PAIRED_BLOCKS_MAX_DISTANCE: d + 2 blocks, of which two fingerprints within d bits differ in at most d, so
+    they agree on at least two: key (i, j) = tag | (pair number << 48) | (block i << width j) | block j, for each pair
+    i < j in order. Above: d + 1 blocks, they agree on at least one: key i = (block index << 32) | block value.
+    One bigint column (or one key table) with a btree index serves every key; a lookup is one equality probe per
+    key, whatever the corpus size.
     """
-    return [
-        (i << 32) | ((unsigned >> shift) & ((1 << width) - 1))
-        for i, (shift, width) in enumerate(block_bounds(max_distance))
-    ]
+    bounds = block_bounds(max_distance)
+    values = [(unsigned >> shift) & ((1 << width) - 1) for shift, width in bounds]
+    if max_distance > PAIRED_BLOCKS_MAX_DISTANCE:
+        return [(i << 32) | value for i, value in enumerate(values)]
+    keys = []
+    for i in range(len(bounds)):
+        for j in range(i + 1, len(bounds)):
+            keys.append(_PAIR_KEY_TAG | (len(keys) << 48) | (values[i] << bounds[j][1]) | values[j])
+    return keys

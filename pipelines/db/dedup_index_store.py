@@ -6,9 +6,10 @@ Synchronous psycopg on purpose: the core's protocol is synchronous, so the stage
 thread, which keeps the reactor free while the lookup and the write run.
 
 Concurrency: the recording takes transaction-scoped advisory locks on every key through which another
-article could find this one or be found by it (the URL, the exact body hash, the simhash block keys, every
+article could find this one or be found by it (the URL, the exact body hash, the simhash pigeonhole keys, every
 keyword), sorted, before it looks up candidates. Two articles that the decision could call duplicates share
-at least one key (a duplicate is always found through one of them), so their transactions run one after the
+at least one key (a duplicate is always found through one of them; two fingerprints within the Hamming bound
+share a pigeonhole key, tested for every distance the setting allows), so their transactions run one after the
 other and the second sees the first: a story cannot get two canonicals from two writers racing. Cluster
 roots are row-locked (FOR UPDATE) before being linked to or replaced, so a promotion and a link to the same
 cluster do not interleave either. `resolve_duplicates` is the safety net (e.g. clusters bridged later).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -15,6 +16,7 @@ from pipelines.core.keywords import is_keyword, load_stopwords, normalize_text
 from pipelines.core.simhash_fingerprint import (
     MAX_FEATURE_WEIGHT,
     MAX_FEATURES,
+    PAIRED_BLOCKS_MAX_DISTANCE,
     block_bounds,
     block_keys,
     body_fingerprint,
@@ -43,32 +45,69 @@ def test_signed_form_keeps_the_order_and_rejects_out_of_range():
         to_unsigned(2**63)
 
 
-@pytest.mark.parametrize("max_distance", [1, 3, 7])
+@pytest.mark.parametrize("max_distance", range(1, 16))
 def test_blocks_cover_all_bits(max_distance):
     bounds = block_bounds(max_distance)
-    assert len(bounds) == max_distance + 1
+    paired = max_distance <= PAIRED_BLOCKS_MAX_DISTANCE
+    assert len(bounds) == max_distance + (2 if paired else 1)
     assert sum(width for _, width in bounds) == 64
     mask = 0
     for shift, width in bounds:
         mask |= ((1 << width) - 1) << shift
     assert mask == 2**64 - 1
+    assert len(block_keys(0, max_distance)) == (math.comb(len(bounds), 2) if paired else len(bounds))
 
 
-@pytest.mark.parametrize("max_distance", [3, 7])
+def _flip_one_bit_per_block(fingerprint: int, bounds, chosen, rng) -> int:
+    for block in chosen:
+        shift, width = bounds[block]
+        fingerprint ^= 1 << (shift + rng.choice([0, width - 1, rng.randrange(width)]))
+    return fingerprint
+
+
+@pytest.mark.parametrize("max_distance", range(1, 16))
 def test_fingerprints_within_distance_share_a_block_key(max_distance):
+    """Every pair within max_distance bits shares a key; the hardest pairs (exactly d bits apart, each flip in a
+    different block, at a block's first or last bit) for every choice of blocks up to 6 blocks, sampled above."""
     rng = random.Random(7)
+    bounds = block_bounds(max_distance)
+    choices = list(itertools.combinations(range(len(bounds)), max_distance))
+    if len(choices) > 400:
+        choices = rng.sample(choices, 400)
+    pairs = []
+    for chosen in choices:
+        a = rng.getrandbits(64)
+        pairs.append((a, _flip_one_bit_per_block(a, bounds, chosen, rng)))
     for _ in range(300):
         a = rng.getrandbits(64)
         b = a
         for bit in rng.sample(range(64), rng.randint(0, max_distance)):
             b ^= 1 << bit
+        pairs.append((a, b))
+    for edge in (0, 2**64 - 1):
+        pairs.append((edge, edge ^ ((1 << max_distance) - 1)))  # d low bits
+        pairs.append((edge, edge ^ (((1 << max_distance) - 1) << (64 - max_distance))))  # d high bits
+    for a, b in pairs:
         assert hamming_distance(a, b) <= max_distance
-        assert set(block_keys(a, max_distance)) & set(block_keys(b, max_distance))
+        assert set(block_keys(a, max_distance)) & set(block_keys(b, max_distance)), (max_distance, a, b)
+
+
+@pytest.mark.parametrize("max_distance", range(1, PAIRED_BLOCKS_MAX_DISTANCE + 1))
+def test_pair_keys_can_miss_beyond_the_distance(max_distance):
+    """The keys are no looser than needed: d + 1 flips, one in each of d + 1 blocks, leave one block in common
+    and so share no pair key (a lookup then returns only what the Hamming check would keep)."""
+    rng = random.Random(11)
+    bounds = block_bounds(max_distance)
+    a = rng.getrandbits(64)
+    b = _flip_one_bit_per_block(a, bounds, range(max_distance + 1), rng)
+    assert not set(block_keys(a, max_distance)) & set(block_keys(b, max_distance))
 
 
 def test_block_keys_name_their_block():
-    keys = block_keys(0, 3)
-    assert len(set(keys)) == 4  # equal block values in different blocks give different keys
+    for max_distance in (3, 7):
+        keys = block_keys(0, max_distance)
+        assert len(set(keys)) == len(keys)  # equal block values in different blocks give different keys
+    assert all(0 <= key < 2**63 for d in range(1, 16) for key in block_keys(2**64 - 1, d))  # a bigint
 
 
 def test_a_reprint_fingerprints_closer_than_a_different_story():

@@ -5,7 +5,7 @@ from importlib import resources
 
 import psycopg
 
-from migrations.runner import available_migrations, migrate
+from migrations.runner import CREATE_MIGRATIONS_TABLE, available_migrations, migrate
 
 CATALOG = """
 SELECT 'column', table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' '
@@ -63,3 +63,44 @@ def test_schema_sql_equals_all_migrations(database_dsn, postgres_server_dsn):
 def test_migration_files_are_numbered_uniquely():
     versions = [m.version for m in available_migrations()]
     assert versions == sorted(set(versions)) and versions[0] == 1
+
+
+def _single_block_keys(unsigned: int, max_distance: int) -> list[int]:
+    """The keys before migrations/0008: max_distance + 1 blocks, key i = (i << 32) | block value."""
+    blocks = max_distance + 1
+    widths = [64 // blocks + (1 if i < 64 % blocks else 0) for i in range(blocks)]
+    shifts = [sum(widths[i + 1:]) for i in range(blocks)]
+    return [(i << 32) | ((unsigned >> s) & ((1 << w) - 1)) for i, (s, w) in enumerate(zip(shifts, widths, strict=True))]
+
+
+def test_0008_rebuilds_stored_block_keys_from_the_simhash(database_dsn):
+    import random
+
+    from pipelines.core.simhash_fingerprint import block_keys, to_signed
+
+    rng = random.Random(8)
+    # every distance the setting allows, edge fingerprints and random ones
+    articles = [(d, u) for d in range(1, 16) for u in (0, 2**64 - 1, 2**63, 2**63 - 1, rng.getrandbits(64),
+                                                       rng.getrandbits(64))]
+    with psycopg.connect(database_dsn, autocommit=True) as connection:
+        connection.execute(CREATE_MIGRATIONS_TABLE)
+        for migration in available_migrations():
+            if migration.version < 8:
+                connection.execute(migration.sql)
+                connection.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+                                   (migration.version, migration.name))
+        for n, (d, u) in enumerate(articles, start=1):
+            connection.execute(
+                "INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, "
+                "token_count, shingle_count, sketch, keywords, title_keywords) "
+                "VALUES (%s, %s, 1, 'en', '', '', %s, 10, 10, '{}', '{}', '{}')", (n, f"u{n}", to_signed(u)))
+            connection.execute("INSERT INTO near_duplicate_blocks (block_key, article_id) "
+                               "SELECT k, %s FROM unnest(%s::bigint[]) AS k", (n, _single_block_keys(u, d)))
+        connection.execute("INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, "
+                           "body_hash, simhash, token_count, shingle_count, sketch, keywords, title_keywords) "
+                           "VALUES (999, 'short', 1, 'en', '', '', NULL, 1, 0, '{}', '{}', '{}')")
+        assert [m.version for m in migrate(connection)] == [8]
+        stored = {}
+        for key, article in connection.execute("SELECT block_key, article_id FROM near_duplicate_blocks"):
+            stored.setdefault(article, set()).add(key)
+    assert stored == {n: set(block_keys(u, d)) for n, (d, u) in enumerate(articles, start=1)}
