@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 import psycopg
 
@@ -94,10 +95,10 @@ def row_features(row: dict) -> DocumentFeatures:
 
 
 def feature_params(features: DocumentFeatures, config: DedupConfig, layout: str) -> dict:
+    """update_features' parameters of an article's features (the row's other columns are added by the caller)."""
     keywords = sorted(features.keywords)
     blocks = [] if features.simhash is None else block_keys(features.simhash, config.simhash_distance)
     return {
-        "id": None,  # insert_features: NULL = the next id of the sequence
         "language": features.lang,
         "body_hash": features.body_hash,
         "simhash": None if features.simhash is None else to_signed(features.simhash),
@@ -108,6 +109,58 @@ def feature_params(features: DocumentFeatures, config: DedupConfig, layout: str)
         "title_keywords": list(features.title_keywords),
         "postings": layout == "table",  # the row's keywords also go to the posting table
         "block_keys": blocks,
+    }
+
+
+@dataclass(frozen=True)
+class Link:
+    """An article's decision as stored with its row."""
+    canonical_id: int | None = None  # None: the article is canonical
+    method: str | None = None
+    score: float | None = None
+    matched_id: int | None = None
+
+
+@dataclass(frozen=True)
+class NewArticleRow:
+    """A new article's near_duplicate_features row, its id taken from allocate_ids."""
+    id: int
+    url: str
+    site_id: int
+    text_hash: str
+    features: DocumentFeatures
+    link: Link = field(default_factory=Link)
+
+
+def new_rows_params(rows: Sequence[NewArticleRow], config: DedupConfig, layout: str) -> dict:
+    """insert_features_batch's parameters: the rows, their postings and block keys, in order."""
+    blocks, block_articles = [], []
+    for row in rows:
+        if row.features.simhash is not None:
+            keys = block_keys(row.features.simhash, config.simhash_distance)
+            blocks.extend(keys)
+            block_articles.extend([row.id] * len(keys))
+    features = [row.features for row in rows]
+    links = [row.link for row in rows]
+    return {
+        "ids": number_array_literal(row.id for row in rows),
+        "urls": text_array_literal(row.url for row in rows),
+        "site_ids": number_array_literal(row.site_id for row in rows),
+        "languages": text_array_literal(f.lang for f in features),
+        "source_hashes": text_array_literal(row.text_hash for row in rows),
+        "body_hashes": text_array_literal(f.body_hash for f in features),
+        "simhashes": number_array_literal(None if f.simhash is None else to_signed(f.simhash) for f in features),
+        "token_counts": number_array_literal(f.token_count for f in features),
+        "shingle_counts": number_array_literal(f.sketch.shingle_count for f in features),
+        "sketches": text_array_literal(number_array_literal(f.sketch.hashes) for f in features),
+        "keywords": text_array_literal(text_array_literal(sorted(f.keywords)) for f in features),
+        "title_keywords": text_array_literal(text_array_literal(f.title_keywords) for f in features),
+        "canonical_ids": number_array_literal(link.canonical_id for link in links),
+        "methods": text_array_literal(link.method for link in links),
+        "scores": number_array_literal(link.score for link in links),
+        "matched_ids": number_array_literal(link.matched_id for link in links),
+        "postings": layout == "table",  # the rows' keywords also go to the posting table
+        "block_keys": number_array_literal(blocks), "block_articles": number_array_literal(block_articles),
     }
 
 
@@ -134,10 +187,11 @@ class PostgresDedupIndex:
 
     def add(self, doc_id: str, features: DocumentFeatures, *, site_id: int = 0, text_hash: str = "") -> int:
         """Index an article as canonical under its URL (`doc_id`); returns its id."""
-        params = feature_params(features, DedupConfig(simhash_distance=self.simhash_distance), self.layout)
-        params.update(url=doc_id, site_id=site_id, source_hash=text_hash, canonical_id=None, method=None,
-                      score=None, matched_id=None)
-        return self._rows("insert_features", params)[0][0]
+        article_id = self._rows("allocate_ids", {"count": 1})[0][0]
+        row = NewArticleRow(article_id, doc_id, site_id, text_hash, features)
+        config = DedupConfig(simhash_distance=self.simhash_distance)
+        self.connection.execute(dedup_sql("insert_features_batch"), new_rows_params([row], config, self.layout))
+        return article_id
 
     def exact_candidates(self, body_hash: str) -> list[int]:
         return [i for (i,) in self._rows("exact_candidates", {"body_hash": body_hash}) if i != self.exclude]

@@ -23,11 +23,14 @@ from pipelines.core.near_duplicate import DedupConfig, DocumentFeatures, PairJud
 from pipelines.core.simhash_fingerprint import block_keys, to_signed, to_unsigned
 from pipelines.db.dedup_index_store import (
     LAYOUTS,
+    Link,
+    NewArticleRow,
     PostgresDedupIndex,
     cluster_root,
     dedup_sql,
     feature_params,
     lock_keys,
+    new_rows_params,
     number_array_literal,
     row_features,
     text_array_literal,
@@ -137,46 +140,6 @@ def _lookup_params(articles: Sequence[ArticleToRecord], config: DedupConfig, lay
     }
 
 
-@dataclass(frozen=True)
-class _Link:
-    canonical_id: int | None = None  # None: the article is canonical
-    method: str | None = None
-    score: float | None = None
-    matched_id: int | None = None
-
-
-def _insert_params(inserts: list[tuple[ArticleToRecord, int, _Link]], config: DedupConfig, layout: str) -> dict:
-    """insert_features_batch's parameters: the batch's new articles (article, id, link), in batch order."""
-    blocks, block_articles = [], []
-    for article, article_id, _ in inserts:
-        if article.features.simhash is not None:
-            keys = block_keys(article.features.simhash, config.simhash_distance)
-            blocks.extend(keys)
-            block_articles.extend([article_id] * len(keys))
-    features = [article.features for article, _, _ in inserts]
-    links = [link for _, _, link in inserts]
-    return {
-        "ids": number_array_literal(article_id for _, article_id, _ in inserts),
-        "urls": text_array_literal(article.url for article, _, _ in inserts),
-        "site_ids": number_array_literal(article.site_id for article, _, _ in inserts),
-        "languages": text_array_literal(f.lang for f in features),
-        "source_hashes": text_array_literal(article.text_hash for article, _, _ in inserts),
-        "body_hashes": text_array_literal(f.body_hash for f in features),
-        "simhashes": number_array_literal(None if f.simhash is None else to_signed(f.simhash) for f in features),
-        "token_counts": number_array_literal(f.token_count for f in features),
-        "shingle_counts": number_array_literal(f.sketch.shingle_count for f in features),
-        "sketches": text_array_literal(number_array_literal(f.sketch.hashes) for f in features),
-        "keywords": text_array_literal(text_array_literal(sorted(f.keywords)) for f in features),
-        "title_keywords": text_array_literal(text_array_literal(f.title_keywords) for f in features),
-        "canonical_ids": number_array_literal(link.canonical_id for link in links),
-        "methods": text_array_literal(link.method for link in links),
-        "scores": number_array_literal(link.score for link in links),
-        "matched_ids": number_array_literal(link.matched_id for link in links),
-        "postings": layout == "table",  # the rows' keywords also go to the posting table
-        "block_keys": number_array_literal(blocks), "block_articles": number_array_literal(block_articles),
-    }
-
-
 @dataclass
 class _Decision:
     article: ArticleToRecord
@@ -236,10 +199,10 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
             return article_id
 
         writes: list[tuple[str, dict]] = []
-        inserts: list[tuple[ArticleToRecord, int, _Link]] = []  # the new articles: one statement for the batch
+        inserts: list[NewArticleRow] = []  # the new articles: one statement for the batch
         for position, decision in decisions:
             article, article_id, best = decision.article, decision.article_id, decision.best
-            link = _Link()
+            link = Link()
             outcome = DedupOutcome("canonical", article_id, None, None, None)
             root = None
             if best is not None:
@@ -257,17 +220,18 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
                     writes.append(("relink_members", {"old_canonical_id": root, "new_canonical_id": article_id}))
                     outcome = DedupOutcome("canonical", article_id, None, None, None, promoted=True)
                 else:
-                    link = _Link(root, best.method, best.score, best.candidate_id)
+                    link = Link(root, best.method, best.score, best.candidate_id)
                     outcome = DedupOutcome("duplicate", article_id, url_of.get(root) or locked.url[root],
                                            best.method, best.score)
             batch_root[article_id] = link.canonical_id or article_id
             outcomes[position] = outcome
             if decision.stored is None:
-                inserts.append((article, article_id, link))
+                inserts.append(NewArticleRow(article_id, article.url, article.site_id, article.text_hash,
+                                             article.features, link))
             else:
                 _update_article(connection, decision, link, config, layout)
         if inserts:
-            connection.execute(dedup_sql("insert_features_batch"), _insert_params(inserts, config, layout))
+            connection.execute(dedup_sql("insert_features_batch"), new_rows_params(inserts, config, layout))
         for name, params in writes:  # promotions after every row they may relink exists
             connection.execute(dedup_sql(name), params)
     return outcomes
@@ -303,7 +267,7 @@ def _lock_roots(connection: psycopg.Connection, ids: list[int], config: DedupCon
     return locked
 
 
-def _update_article(connection: psycopg.Connection, decision: _Decision, link: _Link, config: DedupConfig,
+def _update_article(connection: psycopg.Connection, decision: _Decision, link: Link, config: DedupConfig,
                     layout: str) -> None:
     """A stored article whose text changed: its old postings and block keys go, the new ones are written with
     the row."""

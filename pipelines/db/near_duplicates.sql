@@ -49,26 +49,6 @@ SELECT id, url, language, keywords, title_keywords, simhash, sketch, shingle_cou
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 
--- name: insert_features
--- The article's features, postings and block keys in one statement; id: one from allocate_ids, or NULL.
-WITH article AS (
-    INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, token_count,
-                                         shingle_count, sketch, keywords, title_keywords, canonical_id,
-                                         duplicate_method, duplicate_score, matched_id, resolved)
-    VALUES (coalesce(%(id)s::bigint, nextval(pg_get_serial_sequence('near_duplicate_features', 'id'))),
-            %(url)s, %(site_id)s, %(language)s, %(source_hash)s, %(body_hash)s, %(simhash)s, %(token_count)s,
-            %(shingle_count)s, %(sketch)s::bigint[], %(keywords)b, %(title_keywords)b, %(canonical_id)s, %(method)s,
-            %(score)s, %(matched_id)s, %(canonical_id)s::bigint IS NOT NULL)
-    RETURNING id, keywords
-), postings AS (
-    INSERT INTO near_duplicate_keywords (keyword, article_id)
-    SELECT k, article.id FROM article, unnest(article.keywords) AS k WHERE %(postings)s
-), blocks AS (
-    INSERT INTO near_duplicate_blocks (block_key, article_id)
-    SELECT k, article.id FROM article, unnest(%(block_keys)b::bigint[]) AS k
-)
-SELECT id FROM article
-
 -- name: insert_features_batch
 -- A batch's new articles in one statement (ids from allocate_ids), their postings and block keys: one statement
 -- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal; sketches, keywords
