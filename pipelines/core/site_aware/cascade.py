@@ -197,10 +197,7 @@ class SiteAwareExtractor:
         sibling = self._sibling_region(page, state, choice, diff, recent)
         if sibling is not None:
             return sibling
-        body = "\n".join(choice.lines)
-        minimum = self.config.induce_min_confidence
-        if body_chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= minimum:
-            self._observe(page, state, choice)
+        self._observe_if_confident(page, state, choice)
         return self._generic(page, METHOD_GENERIC, clock)
 
     def _sibling_region(
@@ -229,8 +226,8 @@ class SiteAwareExtractor:
         if found is None:
             return None
         self.counts.sibling_region += 1
-        if _page_confidence(found.body, page.blocks) >= config.induce_min_confidence:
-            self._observe(page, state, default_method.RegionChoice([found.root], found.lines, 0.0, choice.headline))
+        self._observe_if_confident(page, state,
+                                   default_method.RegionChoice([found.root], found.lines, 0.0, choice.headline))
         return self._result(found.body, page, None, METHOD_SIBLING_REGION)
 
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
@@ -313,6 +310,13 @@ class SiteAwareExtractor:
             return None  # a short region elsewhere is a teaser, not an article the template text hid
         text = "\n".join(lines)
         return text if body_chars(text) >= MIN_BODY_CHARS else None
+
+    def _observe_if_confident(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
+        """Observe a page read without a template when its body is an article the generic method is sure of."""
+        body = "\n".join(choice.lines)
+        minimum = self.config.induce_min_confidence
+        if body_chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= minimum:
+            self._observe(page, state, choice)
 
     def _observe(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
         if not self.config.learn or not self.config.use_templates:

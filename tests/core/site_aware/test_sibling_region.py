@@ -81,11 +81,16 @@ def _observation(xpath: str) -> Observation:
     return Observation(url(2), xpath, SearchRules(tag="div"))
 
 
+def _region(page, div_class: str):
+    """The page's index, the block of its div of class `div_class` (taken as the generic region) and its lines."""
+    index = page.index()
+    block = index.block_of(page.root.find(f".//div[@class='{div_class}']"))
+    return index, block, index.body_lines([block])
+
+
 def test_a_node_inside_the_generic_region_holding_most_of_its_text_is_read():
     page = _wrapped_page()
-    index = page.index()
-    wrap = index.block_of(page.root.find(".//div[@class='wrap']"))
-    lines = index.body_lines([wrap])
+    index, wrap, lines = _region(page, "wrap")
     assert "首赞" in lines
     found = sibling_region(index, [wrap], lines, _observation('//div[@class="story"]'), 0.5, 500)
     assert found is not None and found.relation == INSIDE
@@ -95,9 +100,7 @@ def test_a_node_inside_the_generic_region_holding_most_of_its_text_is_read():
 
 def test_no_node_or_an_invalid_one_gives_nothing():
     page = _wrapped_page()
-    index = page.index()
-    wrap = index.block_of(page.root.find(".//div[@class='wrap']"))
-    lines = index.body_lines([wrap])
+    index, wrap, lines = _region(page, "wrap")
     assert sibling_region(index, [wrap], lines, _observation('//div[@class="missing"]'), 0.5, 500) is None
     assert sibling_region(index, [wrap], lines, _observation("//p"), 0.5, 500) is None  # not one node
     assert sibling_region(index, [], lines, _observation('//div[@class="story"]'), 0.5, 500) is None
@@ -116,9 +119,7 @@ def _short_post_page():
 
 def test_a_template_text_region_gives_way_to_the_siblings_node_even_without_prose():
     page = _short_post_page()
-    index = page.index()
-    notice = index.block_of(page.root.find(".//div[@class='notice']"))
-    lines = index.body_lines([notice])
+    index, notice, lines = _region(page, "notice")
     recent = frozenset(hash(line) for line in lines)  # the notice was on the site's recent pages
     sibling = _observation('//div[@class="post"]')
     assert sibling_region(index, [notice], lines, sibling, 0.5, 500) is None  # no prose: not a valid body
