@@ -133,9 +133,15 @@ def remove_keeping_tail(element: etree._Element) -> None:
     parent.remove(element)
 
 
-def text_chars(element: etree._Element) -> int:
-    """Non-space characters of an element's text, descendants included."""
-    return sum(len(part) for part in "".join(element.itertext()).split())
+def more_text_than(element: etree._Element, max_chars: int) -> bool:
+    """Whether the element's text, descendants included, has more than max_chars non-space characters; reads
+    only as far as it needs to (a page with many e-mail fields asks this of the whole page once per field)."""
+    chars = 0
+    for text in element.itertext():
+        chars += sum(map(len, text.split()))
+        if chars > max_chars:
+            return True
+    return chars > max_chars
 
 
 def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHARS) -> etree._Element | None:
@@ -144,7 +150,7 @@ def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHA
     box = None
     element: etree._Element | None = field_parent
     while element is not None and element.tag not in ("body", "html"):
-        if text_chars(element) > max_chars:
+        if more_text_than(element, max_chars):
             break
         if box is not None and any(child.tag == "p" and child is not box for child in element):
             break
