@@ -14,6 +14,15 @@ the wall time of one worker; the index is loaded with COPY into a throwaway sche
     .venv/bin/python benchmarks/dedup_throughput.py [--docs ../shared/data/dedup/docs.jsonl] [--sizes 0,10000,100000]
     .venv/bin/python benchmarks/dedup_throughput.py --postgres postgresql://postgres@127.0.0.1:5432/test \
         [--sizes 10000,100000] [--layouts table,gin] [--batch-sizes 1,32] [--rounds 3]
+    .venv/bin/python benchmarks/dedup_throughput.py --postgres DSN --interleave --sizes 10000,100000,250000 \
+        [--layouts table] [--batch-sizes 64] [--rounds 6]
+
+--interleave: growth without the machine's drift. Every size is loaded first, each in its own schema, then the
+rounds measure the sizes one after the other (forward, then backward: a linear drift weighs on every size
+alike), so the sizes of a round share a few minutes of the machine; per size the median over rounds, and the
+median of the per-round ratios to the first size. It also counts work, which does not depend on the machine's
+speed: index tuples read from the posting table and buffers touched per document (the server's statistics
+for the size's schema).
 """
 
 from __future__ import annotations
@@ -227,6 +236,101 @@ def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str
             admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
+def schema_work(connection, schema: str) -> dict[str, int]:
+    """Cumulative work on a schema's tables, from the server's statistics: index tuples read from the keyword
+    posting table; buffers touched (heap, indexes, TOAST) in all its tables, and of those the ones not found in
+    shared_buffers (read from the operating system)."""
+    postings = connection.execute(
+        "SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes "
+        "WHERE schemaname = %s AND relname = 'near_duplicate_keywords'", (schema,)).fetchone()[0]
+    hits, reads = connection.execute(
+        "SELECT coalesce(sum(coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0) + coalesce(toast_blks_hit, 0) "
+        "                    + coalesce(tidx_blks_hit, 0)), 0), "
+        "       coalesce(sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0) "
+        "                    + coalesce(tidx_blks_read, 0)), 0) "
+        "FROM pg_statio_user_tables WHERE schemaname = %s", (schema,)).fetchone()
+    return {"postings": int(postings), "buffers": int(hits + reads), "buffer reads": int(reads)}
+
+
+def flush_statistics(connection) -> None:
+    """Make this backend's pending table statistics visible to other sessions (Postgres 15+)."""
+    connection.execute("SELECT pg_stat_force_next_flush()")
+    connection.execute("SELECT 1")  # the flush happens when the backend goes idle after a transaction
+
+
+def run_interleaved(dsn: str, docs: list[dict], sizes: list[int], layout: str, batch_size: int,
+                    vocabulary: list[str], config: DedupConfig, rounds: int) -> None:
+    from statistics import median
+
+    from psycopg.conninfo import make_conninfo
+
+    from migrations.runner import migrate
+    from pipelines.db.connection import connect
+
+    tag = f"{random.Random().getrandbits(32):08x}"
+    schemas = {size: f"bench_dedup_{tag}_{size}" for size in sizes}
+    connections = {}
+    try:
+        with connect(dsn, autocommit=True) as admin:
+            for schema in schemas.values():
+                admin.execute(f'CREATE SCHEMA "{schema}"')
+        for size, schema in schemas.items():
+            schema_dsn = make_conninfo(dsn, options=f"-csearch_path={schema}")
+            with connect(schema_dsn) as connection:
+                migrate(connection)
+                connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
+            connection = connect(schema_dsn, autocommit=True)
+            connections[size] = connection
+            start = time.perf_counter()
+            load_postgres(connection, synthetic_features(size, vocabulary, random.Random(SEED + size)), layout, config)
+            gc.collect()
+            connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
+            print(f"loaded {size} synthetic articles into {schema} in {time.perf_counter() - start:.0f} s",
+                  flush=True)
+        measured: dict[int, list[dict]] = {size: [] for size in sizes}
+        with connect(dsn, autocommit=True) as observer:
+            for round_number in range(rounds):
+                order = sizes if round_number % 2 == 0 else sizes[::-1]
+                for size in order:
+                    connection = connections[size]
+                    before = schema_work(observer, schemas[size])
+                    result = measure_stream(connection, docs, layout, config, batch_size)
+                    flush_statistics(connection)
+                    time.sleep(0.2)
+                    after = schema_work(observer, schemas[size])
+                    result.update({f"{k} /doc": (after[k] - before[k]) / len(docs) for k in after})
+                    measured[size].append(result)
+                    forget_measured(connection, size)
+                print(f"round {round_number + 1}: " + ", ".join(
+                    f"{size} {measured[size][-1]['all ms/doc']:.2f} ms/doc" for size in order), flush=True)
+        first = sizes[0]
+        print(f"\n{layout}, batches of {batch_size}, {rounds} rounds; median over rounds "
+              f"(per-round ratio: this size's ms/doc over {first}'s in the same round, median)")
+        print("| indexed articles | docs/s per core | CPU ms/doc: features, client database, server "
+              "| all ms/doc, rounds min–max | ratio to first: all, server | postings read /doc "
+              "| buffers /doc (not in shared_buffers) | duplicates |")
+        print("|---|---|---|---|---|---|---|---|")
+        for size in sizes:
+            rows = measured[size]
+            med = {key: median(r[key] for r in rows) for key in rows[0]}
+            pairs = list(zip(rows, measured[first], strict=True))
+            ratio_all = median(r["all ms/doc"] / f["all ms/doc"] for r, f in pairs)
+            ratio_server = median(r["server ms/doc"] / f["server ms/doc"] for r, f in pairs)
+            spread = f"{min(r['all ms/doc'] for r in rows):.2f}–{max(r['all ms/doc'] for r in rows):.2f}"
+            duplicates = sorted({r["duplicates"] for r in rows})
+            print(f"| {size} | {1e3 / med['all ms/doc']:.0f} "
+                  f"| {med['features ms/doc']:.2f}, {med['client ms/doc']:.2f}, {med['server ms/doc']:.2f} "
+                  f"| {med['all ms/doc']:.2f}, {spread} | {ratio_all:.2f}, {ratio_server:.2f} "
+                  f"| {med['postings /doc']:.0f} | {med['buffers /doc']:.0f} ({med['buffer reads /doc']:.1f}) "
+                  f"| {'/'.join(map(str, duplicates))} |", flush=True)
+    finally:
+        for connection in connections.values():
+            connection.close()
+        with connect(dsn, autocommit=True) as admin:
+            for schema in schemas.values():
+                admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", default="../shared/data/dedup/docs.jsonl")
@@ -238,6 +342,8 @@ def main() -> None:
                                                             "NEWSCORPUS_DEDUP_BATCH_SIZE (1 = one by one)")
     parser.add_argument("--rounds", type=int, default=1, help="Postgres: measure each configuration this many "
                                                                "times on one load, keep the least CPU")
+    parser.add_argument("--interleave", action="store_true", help="Postgres: load every size side by side, then "
+                                                                    "measure them in turn each round (see above)")
     args = parser.parse_args()
     with Path(args.docs).open(encoding="utf-8") as lines:
         docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
@@ -245,6 +351,14 @@ def main() -> None:
     build_features("热身", "预热分词词典", "zh", config)  # jieba's one-off dictionary load is not counted
     vocabulary = sorted({k for d in docs for k in build_features(d["title"], d["body"], d["lang"], config).keywords})
     sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.postgres else "0,10000,100000")).split(",")]
+    if args.interleave:
+        if not args.postgres:
+            parser.error("--interleave measures against Postgres: give --postgres DSN")
+        layouts, batch_sizes = args.layouts.split(","), [int(b) for b in args.batch_sizes.split(",")]
+        if len(layouts) != 1 or len(batch_sizes) != 1:
+            parser.error("--interleave measures one configuration: give one --layouts and one --batch-sizes")
+        run_interleaved(args.postgres, docs, sizes, layouts[0], batch_sizes[0], vocabulary, config, args.rounds)
+        return
     if args.postgres:
         batch_sizes = [int(b) for b in args.batch_sizes.split(",")]
         run_postgres(args.postgres, docs, sizes, args.layouts.split(","), batch_sizes, vocabulary, config, args.rounds)

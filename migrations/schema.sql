@@ -258,8 +258,9 @@ LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 -- row of an article's URL, if any ('self'), then each (article, candidate) with how it was found and the
 -- candidate's features. Keyword candidates: each keyword's p_per_keyword most recent postings (p_layout 'table':
 -- the posting table; 'gin': a GIN index on keywords, benchmarks only) sharing >= p_min_shared[article], the
--- p_limit sharing most per article (migrations/0007), then only those whose keyword overlap (p_overlap: 'min'
--- or 'jaccard') reaches p_tau: the others cannot be duplicates and their 2 KB sketches are not read.
+-- p_limit sharing most per article (migrations/0007), counted and ranked article by article (migrations/0009),
+-- then only those whose keyword overlap (p_overlap: 'min' or 'jaccard') reaches p_tau: the others cannot be
+-- duplicates and their 2 KB sketches are not read.
 -- plan_cache_mode: every call has new parameter values, and under the default (auto) Postgres planned the
 -- statements again on each call, which cost more than running them (server CPU per one-article call 0.87 ->
 -- 0.28 ms without keywords, 2026-11-22, docs/dedup_results.md). The plans do not depend on the values.
@@ -286,25 +287,10 @@ BEGIN
         FROM unnest(p_urls, p_body_hashes, p_simhashes, p_min_shared) WITH ORDINALITY
              AS a (url, body_hash, simhash, min_shared, n)
         LEFT JOIN near_duplicate_features f ON f.url = a.url
-    ), batch_keyword AS (
-        SELECT k.article, k.keyword FROM unnest(p_keyword_articles, p_keywords) AS k (article, keyword)
-    ), shared_count AS (  -- a lateral index probe per (article, keyword): a plan that needs no row estimates
-        SELECT bk.article, p.id, count(*)::integer AS n
-        FROM batch_keyword bk
-        JOIN batch b ON b.article = bk.article
-        CROSS JOIN LATERAL (
-            (SELECT w.article_id AS id FROM near_duplicate_keywords w
-             WHERE p_layout = 'table' AND w.keyword = bk.keyword AND w.article_id IS DISTINCT FROM b.self_id
-             ORDER BY w.article_id DESC LIMIT p_per_keyword)
-            UNION ALL
-            (SELECT f.id FROM near_duplicate_features f
-             WHERE p_layout = 'gin' AND f.keywords @> ARRAY[bk.keyword] AND f.id IS DISTINCT FROM b.self_id
-             ORDER BY f.id DESC LIMIT p_per_keyword)) p
-        GROUP BY bk.article, b.min_shared, p.id
-        HAVING count(*) >= b.min_shared  -- before the ranking: the same top p_limit, ~15x fewer rows ranked
-    ), ranked AS (
-        SELECT s.article, s.id, s.n, row_number() OVER (PARTITION BY s.article ORDER BY s.n DESC, s.id DESC) AS r
-        FROM shared_count s
+    ), article_keywords AS (
+        SELECT k.article, array_agg(k.keyword) AS keywords
+        FROM unnest(p_keyword_articles, p_keywords) AS k (article, keyword)
+        GROUP BY k.article
     ), found AS (
         SELECT b.article, f.id, true AS exact, false AS near, 0 AS shared
         FROM batch b JOIN near_duplicate_features f ON f.body_hash = b.body_hash
@@ -317,17 +303,30 @@ BEGIN
         JOIN near_duplicate_features f ON f.id = bl.article_id
         WHERE bit_count((f.simhash # b.simhash)::bit(64)) <= p_max_distance
         UNION ALL
-        SELECT r.article, r.id, false, false, r.n
-        FROM ranked r
-        WHERE r.r <= p_limit
+        SELECT b.article, s.id, false, false, s.n
+        FROM batch b
+        JOIN article_keywords ak ON ak.article = b.article
+        CROSS JOIN LATERAL (  -- per article: its keywords' postings counted in one small hash, the top p_limit
+            SELECT p.id, count(*)::integer AS n
+            FROM unnest(ak.keywords) AS kw (keyword)
+            CROSS JOIN LATERAL (  -- an index probe per keyword: a plan that needs no row estimates
+                (SELECT w.article_id AS id FROM near_duplicate_keywords w
+                 WHERE p_layout = 'table' AND w.keyword = kw.keyword AND w.article_id IS DISTINCT FROM b.self_id
+                 ORDER BY w.article_id DESC LIMIT p_per_keyword)
+                UNION ALL
+                (SELECT f.id FROM near_duplicate_features f
+                 WHERE p_layout = 'gin' AND f.keywords @> ARRAY[kw.keyword] AND f.id IS DISTINCT FROM b.self_id
+                 ORDER BY f.id DESC LIMIT p_per_keyword)) p
+            GROUP BY p.id
+            HAVING count(*) >= b.min_shared
+            ORDER BY count(*) DESC, p.id DESC
+            LIMIT p_limit) s
     ), candidate AS (
         SELECT found.article, found.id, bool_or(found.exact) AS exact, bool_or(found.near) AS near,
                max(found.shared) AS shared
         FROM found JOIN batch b ON b.article = found.article
         WHERE found.id IS DISTINCT FROM b.self_id
         GROUP BY found.article, found.id
-    ), article_keywords AS (
-        SELECT bk.article, array_agg(bk.keyword) AS keywords FROM batch_keyword bk GROUP BY bk.article
     )
     SELECT 'self', b.article, f.id, f.url, false, false, 0, f.source_hash, f.canonical_id,
            (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),

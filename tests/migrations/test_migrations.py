@@ -99,7 +99,7 @@ def test_0008_rebuilds_stored_block_keys_from_the_simhash(database_dsn):
         connection.execute("INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, "
                            "body_hash, simhash, token_count, shingle_count, sketch, keywords, title_keywords) "
                            "VALUES (999, 'short', 1, 'en', '', '', NULL, 1, 0, '{}', '{}', '{}')")
-        assert [m.version for m in migrate(connection)] == [8]
+        assert [m.version for m in migrate(connection)] == [m.version for m in available_migrations() if m.version >= 8]
         stored = {}
         for key, article in connection.execute("SELECT block_key, article_id FROM near_duplicate_blocks"):
             stored.setdefault(article, set()).add(key)

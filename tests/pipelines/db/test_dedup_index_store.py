@@ -277,3 +277,29 @@ def test_keyword_candidates_are_the_most_shared_of_those_sharing_enough(connecti
          number_array_literal([1] * 4), text_array_literal(sorted(probe.keywords)))).fetchall()
     assert sorted((row["url"], row["shared"]) for row in rows) == sorted(
         [("https://three.example/0", 3)] + [(f"https://two.example/{n}", 2) for n in range(3)])
+
+
+def test_each_article_of_a_batch_gets_its_own_top_candidates_most_shared_then_most_recent(connection):
+    """Keyword candidates are counted per article of the batch (migrations/0009): another article's postings
+    never add to its counts, and of those sharing enough it keeps the p_limit sharing most, ties to the most
+    recently indexed."""
+    def features(keywords, n):
+        return DocumentFeatures("en", frozenset(keywords), (), None, ShingleSketch((n,), 1, 1), f"h{n}", 1)
+
+    index = PostgresDedupIndex(connection, 3)
+    stored = {"abc": ["a", "b", "c"], "ab-older": ["a", "b"], "ab-newer": ["a", "b"], "xy": ["x", "y"],
+              "xyz": ["x", "y", "z"]}
+    for n, (name, keywords) in enumerate(stored.items()):
+        index.add(f"https://stored.example/{name}", features(keywords, n))
+    probes = [["a", "b", "c", "q"], ["a", "x", "y", "z"]]
+    keyword_articles = [number for number, keywords in enumerate(probes, start=1) for _ in keywords]
+    rows = connection.cursor(row_factory=psycopg.rows.dict_row, binary=True).execute(
+        "SELECT * FROM near_duplicate_candidates_batch(%s::bigint[], %s::text[], %s::text[], %s::bigint[], "
+        "%s::integer[], '{}', '{}', %s::integer[], %s::text[], 3, 30, 2, 'table', 'min', 0)",
+        ("{}", text_array_literal(["https://probe.example/1", "https://probe.example/2"]), "{NULL,NULL}",
+         "{NULL,NULL}", "{2,2}", number_array_literal(keyword_articles),
+         text_array_literal([k for keywords in probes for k in keywords]))).fetchall()
+    found = sorted((row["article"], row["url"].rsplit("/", 1)[1], row["shared"]) for row in rows)
+    # "a" is a keyword of both probes: counted per probe, the a-b articles share one keyword with the second
+    # probe (fewer than min_shared), and ab-older loses the tie for the first probe's second place.
+    assert found == [(1, "ab-newer", 2), (1, "abc", 3), (2, "xy", 2), (2, "xyz", 3)]
