@@ -155,9 +155,9 @@ def run_search(args) -> int:
 
 
 def _percent(value: float | None) -> str:
-    from pipelines.build.corpus_stats import NOT_INSTALLED
+    from pipelines.build.corpus_stats import NO_RATE
 
-    return NOT_INSTALLED if value is None else f"{value:.1%}"
+    return NO_RATE if value is None else f"{value:.1%}"
 
 
 def run_stats(args) -> int:

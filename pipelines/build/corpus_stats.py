@@ -10,10 +10,9 @@ from pathlib import Path
 from pipelines.db.connection import connect
 from pipelines.db.named_queries import query
 
-# The one place that says which stage columns the rates need; a rate whose column is absent is None, shown as
-# "n/a (stage not installed)".
-NOISE_COLUMNS = ("clean_body", "noise_lines")   # migrations/0002_line_noise.sql
-NOT_INSTALLED = "n/a (stage not installed)"
+# How a rate without data is shown: the noise rate of a site none of whose articles went through the line-noise
+# stage (switched off, or not run yet), never a 0 % it did not measure.
+NO_RATE = "n/a (no article went through the stage)"
 
 
 @dataclass
@@ -35,7 +34,9 @@ class SiteRates:
 
     @property
     def noise_rate(self) -> float | None:
-        if self.body_lines is None:
+        """Noise lines over the body lines of the articles the line-noise stage cleaned; None when it cleaned
+        none of this site's articles."""
+        if not self.cleaned_articles:
             return None
         return self.noise_lines / self.body_lines if self.body_lines else 0.0
 
@@ -44,16 +45,9 @@ class SiteRates:
 class CorpusStats:
     per_day: dict[str, dict[date, int]] = field(default_factory=dict)   # site -> day -> published articles
     rates: dict[str, SiteRates] = field(default_factory=dict)
-    noise_installed: bool = False
 
     def total(self, site: str) -> int:
         return sum(self.per_day.get(site, {}).values())
-
-
-def noise_stage_installed(connection) -> bool:
-    present = {row[0] for row in connection.execute(query("stage_columns", filename="build.sql"),
-                                                   {"columns": list(NOISE_COLUMNS)})}
-    return present == set(NOISE_COLUMNS)
 
 
 def corpus_stats(dsn: str, site: str | None = None, since: date | None = None,
@@ -68,12 +62,10 @@ def corpus_stats(dsn: str, site: str | None = None, since: date | None = None,
         for name, articles, distinct, near in connection.execute(query("duplicate_counts", filename="build.sql"),
                                                                  {"site": site}):
             stats.rates[name] = SiteRates(articles=articles, distinct_bodies=distinct, near_duplicates=near)
-        stats.noise_installed = noise_stage_installed(connection)
-        if stats.noise_installed:
-            for name, cleaned, noise, lines in connection.execute(query("noise_counts", filename="build.sql"),
-                                                                  {"site": site}):
-                rates = stats.rates.setdefault(name, SiteRates())
-                rates.cleaned_articles, rates.noise_lines, rates.body_lines = cleaned, noise, lines
+        for name, cleaned, noise, lines in connection.execute(query("noise_counts", filename="build.sql"),
+                                                              {"site": site}):
+            rates = stats.rates.setdefault(name, SiteRates())
+            rates.cleaned_articles, rates.noise_lines, rates.body_lines = cleaned, noise, lines
     return stats
 
 

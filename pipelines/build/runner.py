@@ -19,7 +19,6 @@ from psycopg.types.json import Jsonb
 
 from crawler.site_config import SiteConfig, SiteConfigError, load_site_config
 from pipelines.build import report as build_report
-from pipelines.build.corpus_stats import noise_stage_installed
 from pipelines.build.progress import ProgressReporter
 from pipelines.build.snapshot import write_snapshot
 from pipelines.db.connection import connect
@@ -227,15 +226,13 @@ class BuildRun:
         row = self._execute("build_row", {"build_id": build_id})[0]
         with connect(self.dsn) as connection:
             runs = _rows(connection.execute(_q("crawl_run_counters"), {"ids": list(row["crawl_run_ids"])}))
-            noise_installed = noise_stage_installed(connection)
         maintenance = report.get("maintenance", {})
         full = {
             "build_id": row["build_key"], "status": status, "attempts": row["attempts"],
             "started_at": row["started_at"].isoformat(), "finished_at": datetime.now(UTC).isoformat(),
             "sites": list(row["sites"]), "since": row["since"].isoformat() if row["since"] else None,
             "crawl": build_report.crawl_summary(runs),
-            "noise_lines_removed": build_report.headline(runs, maintenance, "noise_lines_removed",
-                                                          noise_installed),
+            "noise_lines_removed": build_report.headline(runs, maintenance, "noise_lines_removed", installed=True),
             "duplicates": build_report.headline(runs, maintenance, "duplicates", installed=True),
             "errors": build_report.errors_by_reason(runs, report.get("crawl_exit_code"), maintenance),
             **report,

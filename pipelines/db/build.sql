@@ -66,11 +66,6 @@ WHERE (%(site)s::text IS NULL OR site = %(site)s)
 GROUP BY 1, 2
 ORDER BY 1, 2
 
--- name: stage_columns
--- Which optional stage columns exist (line noise, near-duplicates): stats show "n/a" for the others.
-SELECT column_name FROM information_schema.columns
-WHERE table_schema = current_schema() AND table_name = 'articles' AND column_name = ANY (%(columns)s)
-
 -- name: duplicate_counts
 -- Stored articles per site, how many distinct bodies, and how many are linked near-duplicates.
 SELECT s.name AS site, count(*) AS articles, count(DISTINCT a.body_hash) AS distinct_bodies,
@@ -81,7 +76,7 @@ WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
 GROUP BY 1 ORDER BY 1
 
 -- name: noise_counts
--- Needs articles.noise_lines / clean_body (migrations/0002_line_noise.sql); lines = non-empty body lines.
+-- articles.noise_lines / clean_body (migrations/0002_line_noise.sql); lines = non-empty body lines.
 SELECT s.name AS site,
        count(*) FILTER (WHERE a.clean_body IS NOT NULL) AS cleaned_articles,
        coalesce(sum(a.noise_lines) FILTER (WHERE a.clean_body IS NOT NULL), 0) AS noise_lines,

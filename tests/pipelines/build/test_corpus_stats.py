@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import psycopg
 
-from pipelines.build.corpus_stats import corpus_stats, plot_articles_per_day
+from pipelines.build.corpus_stats import SiteRates, corpus_stats, plot_articles_per_day
 
 
 def test_articles_per_site_and_day_add_up_to_the_published_corpus(crawled_demo):
@@ -19,14 +19,21 @@ def test_articles_per_site_and_day_add_up_to_the_published_corpus(crawled_demo):
     assert corpus_stats(dsn, site="nothing").per_day == {}
 
 
-def test_noise_rate_comes_from_the_line_noise_columns_when_installed(crawled_demo):
+def test_noise_rate_is_the_cleaned_articles_noise_lines_over_their_body_lines(crawled_demo):
     _, dsn, _, _ = crawled_demo
-    stats = corpus_stats(dsn)
-    rates = stats.rates["demo"]
-    if stats.noise_installed:
-        assert rates.noise_rate is not None and 0 <= rates.noise_rate <= 1
-    else:
-        assert rates.noise_rate is None
+    rates = corpus_stats(dsn).rates["demo"]
+    with psycopg.connect(dsn) as connection:
+        cleaned, noise = connection.execute(
+            "SELECT count(*), sum(noise_lines) FROM articles WHERE clean_body IS NOT NULL").fetchone()
+    assert cleaned > 0 and noise > 0  # the demo site repeats its navigation lines: the stage removes them
+    assert (rates.cleaned_articles, rates.noise_lines) == (cleaned, noise)
+    assert 0 < rates.noise_rate == noise / rates.body_lines < 1
+
+
+def test_a_site_the_line_noise_stage_cleaned_nothing_of_has_no_noise_rate():
+    assert SiteRates(articles=3, cleaned_articles=0, noise_lines=0, body_lines=0).noise_rate is None
+    assert SiteRates(articles=3).noise_rate is None
+    assert SiteRates(articles=3, cleaned_articles=2, noise_lines=0, body_lines=40).noise_rate == 0.0
 
 
 def test_plot_writes_a_png(crawled_demo, tmp_path):
