@@ -11,10 +11,10 @@ from pipelines.core.extraction import blocks as blocks_method
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction import punctuation as punctuation_method
 from pipelines.core.extraction.language import detect_language
-from pipelines.core.extraction.metadata import byline_metadata, head_metadata
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from pipelines.core.extraction.metadata import Metadata, byline_metadata, head_metadata
+from pipelines.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 
-__all__ = ["Extraction", "extract", "METHODS", "REASONS"]
+__all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,59 @@ def extract(
         return Extraction.failure("no_body", method=method)
 
 
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page decoded, parsed, cleaned and cut into blocks: what every method (and the site-aware cascade)
+    reads."""
+
+    root: object  # the cleaned lxml tree
+    blocks: list[Block]
+    head: Metadata  # read before cleaning (it removes <head>)
+    encoding: str | None  # from decoding (None when given str)
+
+
+@dataclass(frozen=True)
+class PageFailure:
+    reason: str  # one of REASONS
+    encoding: str | None
+
+
+def prepare_page(html: bytes | str | None, content_type: str | None = None, max_bytes: int = MAX_PAGE_BYTES,
+                 budget: _Budget | None = None) -> PreparedPage | PageFailure:
+    """Decode (header, meta, detection), parse, read the head, clean and cut into blocks; or why not."""
+    if html is None or len(html) == 0:
+        return PageFailure("empty", None)
+    encoding: str | None = None
+    if isinstance(html, bytes | bytearray):
+        if len(html) > max_bytes:
+            return PageFailure("too_large", None)
+        if looks_binary(bytes(html)):
+            return PageFailure("not_html", None)
+        decoded = decode_html(bytes(html), content_type)
+        text, encoding = decoded.text, decoded.encoding
+    elif isinstance(html, str):
+        if len(html) > max_bytes:
+            return PageFailure("too_large", None)
+        text = html
+    else:
+        return PageFailure("not_html", None)
+    if not text.strip():
+        return PageFailure("empty", encoding)
+    if "<" not in text[: _SNIFF_BYTES * 64]:
+        return PageFailure("not_html", encoding)
+    root = parse_html(text)
+    if root is None:
+        return PageFailure("not_html", encoding)
+    if budget is not None and budget.exceeded():
+        return PageFailure("timeout", encoding)
+    head = head_metadata(root)
+    clean_tree(root)
+    blocks = build_blocks(root)
+    if budget is not None and budget.exceeded():
+        return PageFailure("timeout", encoding)
+    return PreparedPage(root, blocks, head, encoding)
+
+
 def _extract(
     html: bytes | str,
     url: str | None,
@@ -137,36 +190,10 @@ def _extract(
     if method not in METHODS:
         raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
     budget = _Budget(max_seconds)
-    if html is None or len(html) == 0:
-        return Extraction.failure("empty", method=method)
-    encoding: str | None = None
-    if isinstance(html, bytes | bytearray):
-        if len(html) > max_bytes:
-            return Extraction.failure("too_large", method=method)
-        if looks_binary(bytes(html)):
-            return Extraction.failure("not_html", method=method)
-        decoded = decode_html(bytes(html), content_type)
-        text, encoding = decoded.text, decoded.encoding
-    elif isinstance(html, str):
-        if len(html) > max_bytes:
-            return Extraction.failure("too_large", method=method)
-        text = html
-    else:
-        return Extraction.failure("not_html", method=method)
-    if not text.strip():
-        return Extraction.failure("empty", encoding, method)
-    if "<" not in text[: _SNIFF_BYTES * 64]:
-        return Extraction.failure("not_html", encoding, method)
-    root = parse_html(text)
-    if root is None:
-        return Extraction.failure("not_html", encoding, method)
-    if budget.exceeded():
-        return Extraction.failure("timeout", encoding, method)
-    head = head_metadata(root)
-    clean_tree(root)
-    blocks = build_blocks(root)
-    if budget.exceeded():
-        return Extraction.failure("timeout", encoding, method)
+    page = prepare_page(html, content_type, max_bytes, budget)
+    if isinstance(page, PageFailure):
+        return Extraction.failure(page.reason, page.encoding, method)
+    blocks, head, encoding = page.blocks, page.head, page.encoding
 
     model = model or blocks_method.load_model()
     if method == "punctuation":

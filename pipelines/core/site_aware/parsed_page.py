@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from pipelines.core.decoding import decode_html
-from pipelines.core.extraction import MAX_PAGE_BYTES, looks_binary
+from pipelines.core.extraction import PageFailure, prepare_page
 from pipelines.core.extraction import default as default_method
-from pipelines.core.extraction.metadata import Metadata, head_metadata
-from pipelines.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
+from pipelines.core.extraction.metadata import Metadata
+from pipelines.core.extraction.normalise import Block
 from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
 from pipelines.core.site_aware.templates import PageIndex
 
@@ -48,22 +47,11 @@ class ParsedPage:
 
 
 def parse_page(html: bytes | str, url: str | None, content_type: str | None = None) -> ParsedPage | None:
-    """Decode, parse, clean and cut into blocks as the generic extractor does; None when it should decide."""
-    if not html or not url or len(html) > MAX_PAGE_BYTES:
+    """The page as the generic extractor prepares it (`prepare_page`); None when it should decide (no URL, or
+    a page it fails: it names the reason)."""
+    if not url:
         return None
-    encoding = None
-    if isinstance(html, bytes | bytearray):
-        if looks_binary(bytes(html)):
-            return None
-        decoded = decode_html(bytes(html), content_type)
-        text, encoding = decoded.text, decoded.encoding
-    elif isinstance(html, str):
-        text = html
-    else:
+    page = prepare_page(html, content_type)
+    if isinstance(page, PageFailure):
         return None
-    root = parse_html(text) if text.strip() else None
-    if root is None:
-        return None
-    head = head_metadata(root)
-    clean_tree(root)
-    return ParsedPage(url, root, build_blocks(root), head, encoding)
+    return ParsedPage(url, page.root, page.blocks, page.head, page.encoding)
