@@ -88,6 +88,16 @@ def test_never_raises():
     assert not extractor.extract(article(1), None).reason
 
 
+def test_pages_the_generic_extractor_fails_fail_for_the_same_reason():
+    """The cascade reads the page as the generic extractor prepares it (prepare_page): a page that is not
+    HTML, empty or too large gets the generic extractor's reason, never a body read from plain text."""
+    extractor = SiteAwareExtractor()
+    prose = "这是一段很长的纯文本，没有任何标记，不应当被当作新闻正文来抽取。" * 5
+    for page in (prose, prose.encode(), b"   ", b"\x89PNG\r\n" + bytes(range(256)) * 8):
+        assert extractor.extract(page, url(1)).reason == extract(page, url(1)).reason
+        assert extractor.extract(page, url(1)).reason in ("not_html", "empty")
+
+
 def test_cores_import_no_scrapy_twisted_or_psycopg():
     code = (
         "import sys\n"
