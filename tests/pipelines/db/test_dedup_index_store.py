@@ -256,25 +256,35 @@ def test_a_batch_writes_the_rows_postings_and_blocks_of_articles_recorded_one_by
     assert any(row[11] is not None for row in expected[0])  # duplicates among them: links written too
 
 
+def _keywords_only(keywords, n):
+    """Features that only keywords can match (no simhash), a distinct body hash and sketch per n."""
+    return DocumentFeatures("en", frozenset(keywords), (), None, ShingleSketch((n,), 1, 1), f"h{n}", 1)
+
+
+def _keyword_lookup(connection, probes: list[list[str]], limit: int) -> list[dict]:
+    """near_duplicate_candidates_batch for a batch of new articles given by their keywords: min_shared 2,
+    p_limit `limit`, keyword overlap threshold 0 (every candidate kept returns)."""
+    keyword_articles = [number for number, keywords in enumerate(probes, start=1) for _ in keywords]
+    nulls = "{" + ",".join(["NULL"] * len(probes)) + "}"
+    return connection.cursor(row_factory=psycopg.rows.dict_row, binary=True).execute(
+        "SELECT * FROM near_duplicate_candidates_batch(%s::bigint[], %s::text[], %s::text[], %s::bigint[], "
+        "%s::integer[], '{}', '{}', %s::integer[], %s::text[], 3, 30, %s, 'table', 'min', 0)",
+        ("{}", text_array_literal(f"https://probe.example/{n}" for n in range(1, len(probes) + 1)), nulls, nulls,
+         number_array_literal([2] * len(probes)), number_array_literal(keyword_articles),
+         text_array_literal([k for keywords in probes for k in keywords]), limit)).fetchall()
+
+
 def test_keyword_candidates_are_the_most_shared_of_those_sharing_enough(connection):
     """The lookup keeps, per article, the candidate_limit sharing most keywords among those sharing at least
     min_shared_keywords (migrations/0007 filters before ranking; the ranking is the same)."""
-    def features(keywords, n):
-        return DocumentFeatures("en", frozenset(keywords), (), None, ShingleSketch((n,), 1, 1), f"h{n}", 1)
-
     index = PostgresDedupIndex(connection, 3)
     # 40 articles sharing one keyword with the probe (more than candidate_limit), 3 sharing two, 1 sharing three.
     for n in range(40):
-        index.add(f"https://one.example/{n}", features(["common", f"own{n}"], n))
+        index.add(f"https://one.example/{n}", _keywords_only(["common", f"own{n}"], n))
     for n in range(3):
-        index.add(f"https://two.example/{n}", features(["common", "rare", f"x{n}"], 100 + n))
-    index.add("https://three.example/0", features(["common", "rare", "rarer"], 200))
-    probe = features(["common", "rare", "rarer", "zzz"], 300)
-    rows = connection.cursor(row_factory=psycopg.rows.dict_row, binary=True).execute(
-        "SELECT * FROM near_duplicate_candidates_batch(%s::bigint[], %s::text[], %s::text[], %s::bigint[], "
-        "%s::integer[], '{}', '{}', %s::integer[], %s::text[], 3, 30, 30, 'table', 'min', 0)",
-        ("{}", text_array_literal(["https://probe.example/"]), "{NULL}", "{NULL}", "{2}",
-         number_array_literal([1] * 4), text_array_literal(sorted(probe.keywords)))).fetchall()
+        index.add(f"https://two.example/{n}", _keywords_only(["common", "rare", f"x{n}"], 100 + n))
+    index.add("https://three.example/0", _keywords_only(["common", "rare", "rarer"], 200))
+    rows = _keyword_lookup(connection, [sorted(["common", "rare", "rarer", "zzz"])], limit=30)
     assert sorted((row["url"], row["shared"]) for row in rows) == sorted(
         [("https://three.example/0", 3)] + [(f"https://two.example/{n}", 2) for n in range(3)])
 
@@ -283,22 +293,12 @@ def test_each_article_of_a_batch_gets_its_own_top_candidates_most_shared_then_mo
     """Keyword candidates are counted per article of the batch (migrations/0009): another article's postings
     never add to its counts, and of those sharing enough it keeps the p_limit sharing most, ties to the most
     recently indexed."""
-    def features(keywords, n):
-        return DocumentFeatures("en", frozenset(keywords), (), None, ShingleSketch((n,), 1, 1), f"h{n}", 1)
-
     index = PostgresDedupIndex(connection, 3)
     stored = {"abc": ["a", "b", "c"], "ab-older": ["a", "b"], "ab-newer": ["a", "b"], "xy": ["x", "y"],
               "xyz": ["x", "y", "z"]}
     for n, (name, keywords) in enumerate(stored.items()):
-        index.add(f"https://stored.example/{name}", features(keywords, n))
-    probes = [["a", "b", "c", "q"], ["a", "x", "y", "z"]]
-    keyword_articles = [number for number, keywords in enumerate(probes, start=1) for _ in keywords]
-    rows = connection.cursor(row_factory=psycopg.rows.dict_row, binary=True).execute(
-        "SELECT * FROM near_duplicate_candidates_batch(%s::bigint[], %s::text[], %s::text[], %s::bigint[], "
-        "%s::integer[], '{}', '{}', %s::integer[], %s::text[], 3, 30, 2, 'table', 'min', 0)",
-        ("{}", text_array_literal(["https://probe.example/1", "https://probe.example/2"]), "{NULL,NULL}",
-         "{NULL,NULL}", "{2,2}", number_array_literal(keyword_articles),
-         text_array_literal([k for keywords in probes for k in keywords]))).fetchall()
+        index.add(f"https://stored.example/{name}", _keywords_only(keywords, n))
+    rows = _keyword_lookup(connection, [["a", "b", "c", "q"], ["a", "x", "y", "z"]], limit=2)
     found = sorted((row["article"], row["url"].rsplit("/", 1)[1], row["shared"]) for row in rows)
     # "a" is a keyword of both probes: counted per probe, the a-b articles share one keyword with the second
     # probe (fewer than min_shared), and ab-older loses the tie for the first probe's second place.
