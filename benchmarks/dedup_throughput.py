@@ -33,6 +33,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
@@ -148,7 +149,7 @@ def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures],
         # every full cyclic GC walk them, ~0.5 ms of client CPU per document at 100k (2026-11-22).
         filler.clear()
         gc.collect()
-        connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
+        set_commit_mode(connection)
         results = []
         for round_number in range(rounds):
             if round_number:
@@ -202,21 +203,40 @@ def measure_stream(connection, docs: list[dict], layout: str, config: DedupConfi
     return result
 
 
-def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], batch_sizes: list[int],
-                 vocabulary: list[str], config: DedupConfig, rounds: int = 1) -> None:
+def set_commit_mode(connection) -> None:
+    """The measured session's synchronous_commit (off unless DEDUP_BENCH_SYNC_COMMIT says otherwise)."""
+    connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
+
+
+def create_bench_schema(dsn: str, schema: str) -> str:
+    """A throwaway schema with every migration applied and the synthetic site; its DSN (search_path set)."""
     from psycopg.conninfo import make_conninfo
 
     from migrations.runner import migrate
     from pipelines.db.connection import connect
 
-    schema = f"bench_dedup_{random.Random().getrandbits(32):08x}"
     with connect(dsn, autocommit=True) as admin:
         admin.execute(f'CREATE SCHEMA "{schema}"')
+    schema_dsn = make_conninfo(dsn, options=f"-csearch_path={schema}")
+    with connect(schema_dsn) as connection:
+        migrate(connection)
+        connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
+    return schema_dsn
+
+
+def drop_bench_schemas(dsn: str, schemas: Iterable[str]) -> None:
+    from pipelines.db.connection import connect
+
+    with connect(dsn, autocommit=True) as admin:
+        for schema in schemas:
+            admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], batch_sizes: list[int],
+                 vocabulary: list[str], config: DedupConfig, rounds: int = 1) -> None:
+    schema = f"bench_dedup_{random.Random().getrandbits(32):08x}"
     try:
-        schema_dsn = make_conninfo(dsn, options=f"-csearch_path={schema}")
-        with connect(schema_dsn) as connection:
-            migrate(connection)
-            connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
+        schema_dsn = create_bench_schema(dsn, schema)
         print("| layout | batch | indexed articles | docs/s per core | wall docs/s (1 worker) | duplicates found "
               "| CPU ms/doc: features, client database, server "
               "| features B/article | keyword index B/article | simhash blocks B/article |")
@@ -232,8 +252,7 @@ def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str
                           f"| {r['features B/article']:.0f} "
                           f"| {r['keywords B/article']:.0f} | {r['blocks B/article']:.0f} |", flush=True)
     finally:
-        with connect(dsn, autocommit=True) as admin:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        drop_bench_schemas(dsn, [schema])
 
 
 def schema_work(connection, schema: str) -> dict[str, int]:
@@ -262,29 +281,19 @@ def run_interleaved(dsn: str, docs: list[dict], sizes: list[int], layout: str, b
                     vocabulary: list[str], config: DedupConfig, rounds: int) -> None:
     from statistics import median
 
-    from psycopg.conninfo import make_conninfo
-
-    from migrations.runner import migrate
     from pipelines.db.connection import connect
 
     tag = f"{random.Random().getrandbits(32):08x}"
     schemas = {size: f"bench_dedup_{tag}_{size}" for size in sizes}
     connections = {}
     try:
-        with connect(dsn, autocommit=True) as admin:
-            for schema in schemas.values():
-                admin.execute(f'CREATE SCHEMA "{schema}"')
         for size, schema in schemas.items():
-            schema_dsn = make_conninfo(dsn, options=f"-csearch_path={schema}")
-            with connect(schema_dsn) as connection:
-                migrate(connection)
-                connection.execute("INSERT INTO sites (name) VALUES ('synthetic')")
-            connection = connect(schema_dsn, autocommit=True)
+            connection = connect(create_bench_schema(dsn, schema), autocommit=True)
             connections[size] = connection
             start = time.perf_counter()
             load_postgres(connection, synthetic_features(size, vocabulary, random.Random(SEED + size)), layout, config)
             gc.collect()
-            connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
+            set_commit_mode(connection)
             print(f"loaded {size} synthetic articles into {schema} in {time.perf_counter() - start:.0f} s",
                   flush=True)
         measured: dict[int, list[dict]] = {size: [] for size in sizes}
@@ -326,9 +335,7 @@ def run_interleaved(dsn: str, docs: list[dict], sizes: list[int], layout: str, b
     finally:
         for connection in connections.values():
             connection.close()
-        with connect(dsn, autocommit=True) as admin:
-            for schema in schemas.values():
-                admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        drop_bench_schemas(dsn, schemas.values())
 
 
 def main() -> None:
