@@ -306,10 +306,11 @@ class SiteAwareExtractor:
         known = set(generic)
         if not lines or sum(line in known for line in lines) >= config.same_region_share * len(lines):
             return None
-        if body_chars("\n".join(lines)) < min(body_chars("\n".join(generic)), config.min_elsewhere_chars):
-            return None  # a short region elsewhere is a teaser, not an article the template text hid
         text = "\n".join(lines)
-        return text if body_chars(text) >= MIN_BODY_CHARS else None
+        chars = body_chars(text)
+        if chars < min(body_chars("\n".join(generic)), config.min_elsewhere_chars):
+            return None  # a short region elsewhere is a teaser, not an article the template text hid
+        return text if chars >= MIN_BODY_CHARS else None
 
     def _observe_if_confident(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
         """Observe a page read without a template when its body is an article the generic method is sure of."""
