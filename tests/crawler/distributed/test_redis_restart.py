@@ -1,6 +1,7 @@
-"""Redis restarted during a distributed crawl (down ~5 s; it runs without persistence, so the run's frontier
-is gone): the workers ride out the outage (heartbeat errors counted), reconnect, finish cleanly, and the
-next seed + worker recovers every article, each stored once (as after a killed worker)."""
+"""Redis restarted during a distributed crawl (a private redis-server of the test's own, down ~5 s; it runs
+without persistence, so the run's frontier is gone; the machine's Redis is never touched): the workers ride
+out the outage (heartbeat errors counted), reconnect, finish cleanly, and the next seed + worker recovers
+every article, each stored once (as after a killed worker)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from crawler.demo.server import DemoSite
 from tests.conftest import fresh_schema
 from tests.crawl import run_crawl
 from tests.crawler.distributed.workers import newscorpus, start_worker, worker_env
-from tests.reliability.services import local_redis, redis_stopped
+from tests.reliability.services import private_redis
 
 ARTICLES = 200
 OUTAGE_SECONDS = 5
@@ -28,11 +29,12 @@ def stored(dsn: str) -> dict[str, int]:
 
 
 def test_workers_survive_a_redis_restart_and_the_next_seed_recovers_everything(
-        postgres_server_dsn, redis_url, redis_server, key_prefix, site_name, tmp_path):
-    local_redis(redis_url)
+        postgres_server_dsn, site_name, tmp_path):
+    key_prefix = "nctest"
     settings = {**SETTINGS, "NEWSCORPUS_REDIS_KEY_PREFIX": key_prefix}
     with DemoSite(article_count=ARTICLES, huge_bytes=3 * 1024 * 1024) as site, \
-            fresh_schema(postgres_server_dsn) as dsn:
+            fresh_schema(postgres_server_dsn) as dsn, private_redis(tmp_path / "redis") as redis_server:
+        redis_url = redis_server.url
         config = tmp_path / f"{site_name}.toml"
         config.write_text(site.site_config_toml(site_name), encoding="utf-8")
         logs = [tmp_path / f"worker{n}.log" for n in range(2)]
@@ -43,7 +45,7 @@ def test_workers_survive_a_redis_restart_and_the_next_seed_recovers_everything(
                 assert time.monotonic() < deadline and all(w.poll() is None for w in workers), \
                     logs[0].read_text()[-3000:]
                 time.sleep(0.1)
-            with redis_stopped(redis_server):
+            with redis_server.stopped():
                 time.sleep(OUTAGE_SECONDS)
                 alive_during = [w.poll() is None for w in workers]
             codes = [w.wait(timeout=180) for w in workers]
