@@ -180,7 +180,7 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         return PageFailure("not_html", encoding)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
-    head = head_metadata(root, url)
+    head = head_metadata(root, url, html_text=text)
     clean_tree(root)
     blocks = build_blocks(root)
     if budget is not None and budget.exceeded():
@@ -218,10 +218,10 @@ def _extract(
     link_chars = sum(block.link_chars for block in blocks)
     if chars < MIN_BODY_CHARS:
         failure = Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
-        return failure.with_metadata(byline_metadata(page_lines(blocks), head))
+        return failure.with_metadata(byline_metadata(page_lines(blocks), head, lines or None))
     if budget.exceeded():
         return Extraction.failure("timeout", encoding, method)
-    meta = byline_metadata(page_lines(blocks), head)
+    meta = byline_metadata(page_lines(blocks), head, lines)
     return Extraction(
         title=meta.title,
         author=meta.author,

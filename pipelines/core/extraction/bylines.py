@@ -183,7 +183,7 @@ def _marked_text(element) -> str:
     return text_of(element, 120)
 
 
-def line_authors(lines: list[str]) -> list[AuthorCandidate]:
+def line_authors(lines: list[str], source: str = "line") -> list[AuthorCandidate]:
     """Byline lines (short lines near the headline) in order: labelled/reporter bylines, then editors."""
     found: list[AuthorCandidate] = []
     editors: list[AuthorCandidate] = []
@@ -193,7 +193,7 @@ def line_authors(lines: list[str]) -> list[AuthorCandidate]:
                                                                  re.IGNORECASE):
             names = split_names(lines[index + 1])  # a label alone on its line (table cells)
         if names:
-            found.append(AuthorCandidate("line", names))
+            found.append(AuthorCandidate(source, names))
             continue
         match = ZH_EDITOR.search(line)
         if match:
@@ -227,7 +227,7 @@ def _key(text: str) -> str:
 
 
 # Order measured on wcxb_train + zh_web_content_69 (precision of each source where it answers).
-AUTHOR_ORDER = ("jsonld", "itemprop", "rel", "meta", "marked", "line", "editor")
+AUTHOR_ORDER = ("jsonld", "itemprop", "rel", "meta", "marked", "line", "tail", "editor")
 
 
 def choose_authors(candidates: list[AuthorCandidate], site_names: set[str]) -> tuple[str, ...]:

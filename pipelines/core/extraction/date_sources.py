@@ -26,6 +26,10 @@ MODIFIED_META = (
     "last-modified", "lastmod", "dcterms.modified", "dc.date.modified", "article.updated", "revised",
     "weibo:article:update_at", "updated_time",
 )  # fmt: skip
+# Meta names of a site's own making that hold the publication date, and those that hold another date.
+CUSTOM_PUBLISHED_META = re.compile(r"publi|pub_?date|pubtime|release|issued|created|^date$|[-_:.]date$|_time$")
+CUSTOM_OTHER_META = re.compile(r"modif|updat|revis|expir|valid|birth|copyright|event|start|end|last|crawl|index|"
+                               r"embargo|review|print|search|google|og:|twitter:")
 # Labels in front of a date in bylines (zh and en, and the common European ones). A modification label makes
 # the date a modified date; a publication label marks it as the article's.
 MODIFIED_LABEL = re.compile(
@@ -72,6 +76,13 @@ def markup_dates(markup: PageMarkup, today: date | None = None) -> list[DateCand
             if parsed:
                 found.append(DateCandidate("meta", parsed, kind))
                 break
+    if not any(candidate.source == "meta" and candidate.kind == "published" for candidate in found):
+        for name, values in markup.meta.items():  # a site's own meta name: "w-published-date", "published"
+            if CUSTOM_PUBLISHED_META.search(name) and not CUSTOM_OTHER_META.search(name):
+                parsed = next((p for p in (parse_date(v, today) for v in values) if p), None)
+                if parsed:
+                    found.append(DateCandidate("meta", parsed, "published"))
+                    break
     for wanted, kind in (("datepublished", "published"), ("datecreated", "published"), ("datemodified", "modified")):
         for prop, element in markup.itemprops:
             if prop == wanted:
@@ -89,12 +100,16 @@ def markup_dates(markup: PageMarkup, today: date | None = None) -> list[DateCand
 
 
 def _label_text(element) -> str:
-    """The element's own class/id and the text just before it (its parent's text up to it), where labels sit."""
-    parent = element.getparent()
-    before = ""
-    if parent is not None:
-        before = (parent.text or "") + " ".join((sibling.tail or "") for sibling in element.itersiblings(preceding=True))
-    return f"{element.get('class') or ''} {element.get('itemprop') or ''} {before[-40:]} {text_of(element, 60)}"
+    """Where a date's label sits: the element's class/itemprop, the text just before it (the previous sibling, or
+    the parent's leading text) and its own first words."""
+    parts = [element.get("class") or "", element.get("itemprop") or ""]
+    previous = element.getprevious()
+    if previous is not None:
+        parts += [text_of(previous, 40), previous.tail or ""]
+    elif element.getparent() is not None:
+        parts.append(element.getparent().text or "")
+    parts.append(text_of(element, 60))
+    return " ".join(parts)
 
 
 def _label_kind(text: str) -> str:
@@ -103,7 +118,7 @@ def _label_kind(text: str) -> str:
     return "published" if PUBLISHED_LABEL.search(text) else "unlabelled"
 
 
-def line_dates(lines: list[str], today: date | None = None) -> list[DateCandidate]:
+def line_dates(lines: list[str], today: date | None = None, source: str = "line") -> list[DateCandidate]:
     """Dates in byline-looking lines (short lines), in order; a label alone on a line takes the next line's date."""
     found: list[DateCandidate] = []
     for index, line in enumerate(lines):
@@ -114,7 +129,7 @@ def line_dates(lines: list[str], today: date | None = None) -> list[DateCandidat
         if parsed is None:
             continue
         position = _date_position(line)
-        found.append(DateCandidate("line", parsed, _label_kind(label[:position] if position else label)))
+        found.append(DateCandidate(source, parsed, _label_kind(label[:position] if position else label)))
     return found
 
 
@@ -126,6 +141,25 @@ def _date_position(line: str) -> int:
 def url_candidates(url: str | None, today: date | None = None) -> list[DateCandidate]:
     found = url_date(url, today)
     return [DateCandidate("url", found, "published")] if found else []
+
+
+def htmldate_candidate(html_text: str | None, url: str | None) -> list[DateCandidate]:
+    """htmldate's publication date for a page where none of our sources found one (it re-parses the page: ~7 ms,
+    so it runs only there). Its extensive search reads dates in scripts and free text that our sources skip."""
+    if not html_text:
+        return []
+    try:
+        from htmldate import find_date
+    except ImportError:  # not installed: the fallback is skipped
+        return []
+    try:
+        found = find_date(html_text, url=url, original_date=True, extensive_search=False)
+    except Exception:  # noqa: BLE001 - a third-party parser failing on a hostile page answers nothing
+        return []
+    parsed = parse_date(found) if found else None
+    if not parsed or parsed[5:10] == "01-01":  # htmldate's answer for a page where it found only a year
+        return []
+    return [DateCandidate("htmldate", parsed, "published")]
 
 
 def same_day(first: str | None, second: str | None) -> bool:
@@ -149,8 +183,16 @@ def visible_day_of_utc(value: str, visible: list[DateCandidate]) -> str:
     return value
 
 
-STRUCTURED_SOURCES = ("meta", "jsonld", "itemprop")  # measured precision on wcxb_train + zh: .95, .86, .84
-VISIBLE_SOURCES = ("time", "marked", "line")
+# Sources in the order of their measured precision where they answer (wcxb_train + zh_web_content_69, 536 dated
+# pages, 2026-11-24): meta .95, JSON-LD .86, microdata .84; visible: <time> .84, byline lines .94, date-classed
+# elements .77. Taking the visible ones source by source in this order gave .865 exact on wcxb_train against
+# .853 / .861 for marked-first / line-first orders.
+STRUCTURED_SOURCES = ("meta", "jsonld", "itemprop")
+VISIBLE_SOURCES = ("time", "line", "marked")  # precision .84, .94, .77 (as above); in this order .865 exact
+
+
+UTC_RULE = False
+STAMP_RULE = False
 
 
 @dataclass(frozen=True)
@@ -168,20 +210,36 @@ def _first(candidates: list[DateCandidate], sources: tuple[str, ...], kinds: tup
     return None
 
 
+_LOCAL_OFFSET = re.compile(r"T\d{2}:\d{2}:\d{2}[+-](?!00:00)\d{2}:\d{2}$")
+
+
+def _local_time(candidates: list[DateCandidate]) -> DateCandidate | None:
+    """A publication time the page states with its own (non-UTC) offset, in any source."""
+    return next((c for c in candidates if c.kind != "modified" and _LOCAL_OFFSET.search(c.value)), None)
+
+
 def choose_dates(candidates: list[DateCandidate]) -> PageDates:
     """The publication and modification dates from all candidates (see the module's docstring for the order)."""
     structured = _first(candidates, STRUCTURED_SOURCES, ("published",))
-    visible = _first(candidates, VISIBLE_SOURCES, ("published",)) or _first(candidates, VISIBLE_SOURCES,
-                                                                             ("unlabelled",))
-    modified = _first(candidates, STRUCTURED_SOURCES + VISIBLE_SOURCES, ("modified",))
+    visible = next((c for source in VISIBLE_SOURCES for c in (_first(candidates, (source,), ("published",)) or
+                                                              _first(candidates, (source,), ("unlabelled",)),) if c),
+                   None)
+    modified = _first(candidates, STRUCTURED_SOURCES + VISIBLE_SOURCES + ("tail",), ("modified",))
     chosen = structured
     if structured is not None and visible is not None:
         apart = (calendar_day(structured.value) - calendar_day(visible.value)).days
-        if utc_stated(structured.value) and abs(apart) == 1:
-            chosen = visible
+        local = _local_time(candidates)
+        if utc_stated(structured.value) and local is not None and \
+                abs((calendar_day(structured.value) - calendar_day(local.value)).days) == 1:
+            chosen = local
         elif modified is not None and same_day(structured.value, modified.value) and apart > 0:
             chosen = visible
     if chosen is None:
-        chosen = visible or _first(candidates, ("url",), ("published",)) or modified
-    return PageDates(chosen.value if chosen else None, modified.value if modified else None,
-                     chosen.source if chosen else None)
+        chosen = visible or _first(candidates, ("url",), ("published",)) or \
+            _first(candidates, ("tail",), ("published", "unlabelled"))
+    if chosen is None:
+        chosen = _first(candidates, ("htmldate",), ("published",))
+    source = chosen.source if chosen else None
+    if chosen is None and modified is not None:
+        chosen, source = modified, "modified"
+    return PageDates(chosen.value if chosen else None, modified.value if modified else None, source)

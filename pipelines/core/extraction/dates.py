@@ -33,14 +33,16 @@ MONTHS = {name: number for number, names in _MONTH_NAMES.items() for name in nam
 _MONTH = "(" + "|".join(sorted(map(re.escape, MONTHS), key=len, reverse=True)) + r")\.?"
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th|er|e|º|°)?\.?"
 _YEAR = r"((?:19|20)\d{2})"
-_CLOCK = r"(?:[T\s,]+(?:at\s+|um\s+|à\s+)?(\d{1,2})\s*[:：时h]\s*(\d{2})(?:\s*[:：分]\s*(\d{2}))?)?"
+# An optional time after a date: 14:33, 14:33:05, 2:04 p.m., 14时33分, 10h30 (hour, minute, second, am/pm).
+_CLOCK = (r"(?:[T\s,]*(?:at\s+|um\s+|à\s+)?(\d{1,2})\s*[:：时h]\s*(\d{2})(?:\s*[:：分]\s*(\d{2}))?"
+          r"(?:\s*([AaPp])\.?[Mm]\b)?)?")
 
 ISO = re.compile(
     r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?(?!\d)"
 )
 # 2024-05-20 14:33, 2024/5/20, 2024.05.20, 2024年5月20日 14时33分
 YEAR_FIRST = re.compile(
-    r"(?<!\d)" + _YEAR + r"\s*([-/.年])\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)\s*日?" + _CLOCK
+    r"(?<!\d)" + _YEAR + r"\s*([-/.年])\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)(?:\s*日)?" + _CLOCK
 )
 # 20.05.2024 (day first), 05/20/2024 or 20/05/2024 (decided by the numbers, else month first), 20-05-2024
 NUMBER_FIRST = re.compile(r"(?<![\d.])(\d{1,2})\s*([./-])\s*(\d{1,2})\s*\2\s*" + _YEAR + r"(?![\d])" + _CLOCK)
@@ -53,9 +55,14 @@ DAY_FIRST = re.compile(
     + r"(?!\d)" + _CLOCK,
     re.IGNORECASE,
 )
+# 2023 Jan 7 (citation style)
+YEAR_MONTH_DAY = re.compile(r"(?<!\d)" + _YEAR + r",?\s+" + _MONTH + r"(?![^\W\d_])\s*" + _ORDINAL + r"(?!\d)" + _CLOCK,
+                            re.IGNORECASE)
 # Chinese dates without a year are not read; 二〇二二年 spelled numerals are rare on news pages and not read.
 # Dates in URLs: /2024/05/20/, /2024-05-20-, /20240520/ (eight digits between separators).
 URL_DATE = re.compile(r"(?<![\d])((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?![\d])")
+
+_DIGIT = re.compile(r"\d")
 
 # Earliest plausible publication date: the web's news sites start in the mid-1990s; zh_web_content_69 has
 # 1996 and 1998 pages, so 1990 leaves room. Later than tomorrow (the page's zone may be ahead of ours) is no
@@ -76,11 +83,14 @@ def _valid(year: int, month: int, day: int, today: date | None) -> date | None:
 
 
 def _iso(found: date, hour: str | None = None, minute: str | None = None, second: str | None = None,
-         zone: str | None = None) -> str:
+         meridiem: str | None = None, zone: str | None = None) -> str:
     text = found.isoformat()
     if hour is None or minute is None or int(hour) > 23 or int(minute) > 59:
         return text
-    text += f"T{int(hour):02d}:{minute}:{int(second or 0):02d}"
+    hours = int(hour)
+    if meridiem and hours <= 12:
+        hours = hours % 12 + (12 if meridiem.lower() == "p" else 0)
+    text += f"T{hours:02d}:{minute}:{int(second or 0):02d}"
     if zone:
         zone = "+00:00" if zone in ("Z", "+0000", "-0000", "+00:00", "-00:00") else zone
         text += zone if ":" in zone else f"{zone[:3]}:{zone[3:]}"
@@ -93,7 +103,7 @@ def parse_date(text: str | None, today: date | None = None) -> str | None:
     Numbers decide day-first against month-first (`16.12.2012` and `20/05/2024` are day-first, `05/20/2024`
     month-first); an ambiguous slashed date (`05/06/2024`) is read month-first, a dotted one day-first.
     """
-    if not text:
+    if not text or _DIGIT.search(text) is None:  # every spelling has digits: most lines stop here
         return None
     text = text[:2000]
     found: list[tuple[int, str]] = []
@@ -102,14 +112,14 @@ def parse_date(text: str | None, today: date | None = None) -> str | None:
         year, month, day, hour, minute, second, zone = match.groups()
         valid = _valid(int(year), int(month), int(day), today)
         if valid:
-            found.append((match.start(), _iso(valid, hour, minute, second, zone)))
+            found.append((match.start(), _iso(valid, hour, minute, second, zone=zone)))
     match = YEAR_FIRST.search(text)
     if match and (not found or match.start() < found[0][0]):
-        year, _, month, day, hour, minute, second = match.groups()
+        year, _, month, day, *clock = match.groups()
         valid = _valid(int(year), int(month), int(day), today)
         if valid:
-            found.append((match.start(), _iso(valid, hour, minute, second)))
-    for pattern in (NUMBER_FIRST, MONTH_FIRST, DAY_FIRST):
+            found.append((match.start(), _iso(valid, *clock)))
+    for pattern in (NUMBER_FIRST, MONTH_FIRST, DAY_FIRST, YEAR_MONTH_DAY):
         for match in pattern.finditer(text):
             if found and match.start() >= min(position for position, _ in found):
                 break
@@ -128,13 +138,17 @@ def _read_match(pattern: re.Pattern, match: re.Match, today: date | None) -> str
         if separator == "/" and second > 12:
             day_first = False
         day, month = (first, second) if day_first else (second, first)
-        clock = groups[4:7]
+        clock = groups[4:8]
+    elif pattern is YEAR_MONTH_DAY:  # a capital month ("2024 May 5"), so "in 2024 may 5 people" is no date
+        year, day = int(groups[0]), int(groups[2])
+        month = MONTHS.get(groups[1].lower().rstrip(".")) if groups[1][:1].isupper() else None
+        clock = groups[3:7]
     elif pattern is MONTH_FIRST:
         month, day, year = MONTHS.get(groups[0].lower().rstrip(".")), int(groups[1]), int(groups[2])
-        clock = groups[3:6]
+        clock = groups[3:7]
     else:
         day, month, year = int(groups[0]), MONTHS.get(groups[1].lower().rstrip(".")), int(groups[2])
-        clock = groups[3:6]
+        clock = groups[3:7]
     if month is None:
         return None
     valid = _valid(year, month, day, today)
