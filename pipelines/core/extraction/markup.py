@@ -18,6 +18,9 @@ from lxml import etree
 AUTHOR_NAMES = re.compile(r"author|byline|by-line|writer|creator|reporter|zuozhe|journalist")
 DATE_NAMES = re.compile(r"date|publish|posted|pubtime|pub-time|pub_time|timestamp|time-stamp|fabu|entry-time|"
                         r"post-time|post_time|article-time|article_time|news-time|news_time|^time$")
+# Links to an author's page on the site: /author/jane-roe, /blog/authors/jane-roe/, /contributors/jane-roe.
+AUTHOR_HREF = re.compile(r"^(?:https?://[^/]+)?(?:/[\w.-]+)*/(?:author|authors|autor|autores|writers?|contributors?|"
+                         r"columnists?|reporters?|journalists?)/[\w%.\-]+/?(?:$|[?#])", re.IGNORECASE)
 # JSON-LD: at most this many objects per page (a page with a huge product graph is not read past it).
 MAX_JSON_LD_OBJECTS = 200
 MAX_MARKED = 50  # class-marked elements kept per kind, in document order (the first ones are near the top)
@@ -32,6 +35,7 @@ class PageMarkup:
     h1s: list[etree._Element] = field(default_factory=list)
     title: str | None = None
     rel_authors: list[etree._Element] = field(default_factory=list)
+    author_links: list[etree._Element] = field(default_factory=list)  # <a href="/author/jane-roe">
     author_marked: list[etree._Element] = field(default_factory=list)
     date_marked: list[etree._Element] = field(default_factory=list)
 
@@ -90,6 +94,10 @@ def read_markup(root: etree._Element) -> PageMarkup:
         rel = get("rel")
         if rel and "author" in rel.lower().split():
             markup.rel_authors.append(element)
+        elif tag == "a" and len(markup.author_links) < MAX_MARKED:
+            href = get("href")
+            if href and AUTHOR_HREF.search(href):
+                markup.author_links.append(element)
         names = get("class")
         mark = _class_mark(names) if names else 0
         ident = get("id")
