@@ -21,7 +21,7 @@ def newscorpus() -> System:
 
     def run(html: bytes, url: str | None) -> Answer:
         result = extract(html, url)
-        return Answer(result.title, list(result.authors), result.published_at)
+        return Answer(result.title, list(result.authors), result.published_at, result.modified_at)
 
     return run
 

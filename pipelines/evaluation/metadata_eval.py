@@ -40,6 +40,7 @@ class Answer:
     title: str | None = None
     authors: list[str] = field(default_factory=list)
     date: str | None = None
+    modified: str | None = None  # the modification date, when the system gives one
 
 
 # (page bytes, url) -> what a system says
@@ -91,6 +92,7 @@ class PageScore:
     gold_date: str | None
     date_exact: bool
     date_near: bool
+    date_either: bool  # the gold day is the published or the modified date given
     title_exact: bool
     title_f1: float
     author_exact: bool
@@ -110,9 +112,10 @@ def run_system(name: str, system: System, items: list[MetaItem]) -> list[PageSco
             answer, error = Answer(), f"{type(exc).__name__}: {exc}"[:200]
         cpu = time.process_time() - start
         exact, near = date_scores(answer.date, item.date)
+        either = exact or date_scores(answer.modified, item.date)[0]
         title_exact, title_f1 = title_scores(answer.title, item.title) if item.title else (False, 0.0)
         scores.append(PageScore(name, item.dataset, item.stem, item.site, answer, item.title, item.author, item.date,
-                                exact, near, title_exact, title_f1,
+                                exact, near, either, title_exact, title_f1,
                                 author_exact(answer.authors, item.author) if item.author else False, cpu, error))
     return scores
 
@@ -125,6 +128,7 @@ class Summary:
     date_near: float  # within one day / dated pages
     date_coverage: float  # answered / dated pages
     date_precision: float  # exact / answered, on dated pages
+    date_either: float  # the gold day is the published or the modified date given / dated pages
     date_undated_answers: float  # answered / pages without a gold date
     titled: int
     title_exact: float
@@ -165,6 +169,7 @@ def _summary(rows: list[PageScore]) -> Summary:
         date_near=_share(sum(r.date_near for r in dated), len(dated)),
         date_coverage=_share(len(dated_answers), len(dated)),
         date_precision=_share(sum(r.date_exact for r in dated_answers), len(dated_answers)),
+        date_either=_share(sum(r.date_either for r in dated), len(dated)),
         date_undated_answers=_share(sum(bool(r.answer.date) for r in undated), len(undated)),
         titled=len(titled),
         title_exact=_share(sum(r.title_exact for r in titled), len(titled)),
@@ -180,7 +185,7 @@ def _summary(rows: list[PageScore]) -> Summary:
 
 COLUMNS = (
     ("date_exact", "date"), ("date_near", "±1d"), ("date_coverage", "cov"), ("date_precision", "prec"),
-    ("date_undated_answers", "undated"), ("title_exact", "title"), ("title_f1", "tF1"),
+    ("date_undated_answers", "undated"), ("date_either", "pub|mod"), ("title_exact", "title"), ("title_f1", "tF1"),
     ("author_exact", "author"), ("author_coverage", "cov"), ("author_precision", "prec"),
     ("author_unauthored_answers", "no-auth"),
 )  # fmt: skip

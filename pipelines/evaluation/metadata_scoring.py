@@ -1,7 +1,8 @@
 """Scores for extracted metadata against gold: date (exact day, within a day), title (exact, token F1), author.
 
-- Date: the gold may be a day (`2024-05-20`, `2005-5-7 21:23:57`) or a month (`1998-3`); the answer is compared
-  at the gold's precision, by its calendar date as the page states it (an ISO string's first ten characters).
+- Date: the gold may be a day (`2024-05-20`, `2005-5-7 21:23:57`) or a month (`1998-3`); the answer (a day, or a
+  month `1998-03` for a page that states no day) is compared at the gold's precision, by its calendar date as the
+  page states it (an ISO string's first ten characters).
 - Title: exact after whitespace and typographic-quote normalisation (NFKC, ’ -> '); token F1 with the
   extraction scoring's tokens (CJK characters).
 - Author: normalised exact. Names are compared as the sorted list of their lower-cased `\\w+` tokens with the
@@ -19,6 +20,7 @@ from pipelines.evaluation.extraction_scoring import bag_of_tokens
 
 _GOLD_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})(?:-(\d{1,2}))?")
 _ANSWER_DATE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})")
+_ANSWER_MONTH = re.compile(r"^\s*(\d{4})-(\d{2})$")
 _WORDS = re.compile(r"\w+")
 _SPACES = re.compile(r"\s+")
 AUTHOR_CONNECTORS = frozenset({"by", "and"})
@@ -55,6 +57,10 @@ def answer_date(text: str | None) -> date | None:
 def date_scores(answer: str | None, gold: str | None) -> tuple[bool, bool]:
     """(exact, within one day) of an answer against a gold date (month-only gold: both mean same month)."""
     expected, got = gold_date(gold), answer_date(answer)
+    month_only = _ANSWER_MONTH.match(answer or "")
+    if expected is not None and month_only and expected[2] is None:  # a month answered for a month gold
+        same = (int(month_only.group(1)), int(month_only.group(2))) == expected[:2]
+        return same, same
     if expected is None or got is None:
         return False, False
     year, month, day = expected

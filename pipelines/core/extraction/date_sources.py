@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from pipelines.core.extraction.dates import calendar_day, parse_date, url_date, utc_stated
+from pipelines.core.extraction.dates import calendar_day, parse_date, parse_month, url_date, utc_stated
 from pipelines.core.extraction.markup import PageMarkup, article_objects, text_of
 
 PUBLISHED_META = (
@@ -133,6 +133,15 @@ def line_dates(lines: list[str], today: date | None = None, source: str = "line"
     return found
 
 
+def month_candidates(lines: list[str], today: date | None = None) -> list[DateCandidate]:
+    """The first month-precision date ("YYYY-MM") in the lines, for pages that state no day at all."""
+    for line in lines:
+        month = parse_month(line, today)
+        if month:
+            return [DateCandidate("month", month, "published")]
+    return []
+
+
 def _date_position(line: str) -> int:
     match = re.search(r"\d{4}|\d{1,2}[./-]\d{1,2}", line)
     return match.start() if match else 0
@@ -239,6 +248,8 @@ def choose_dates(candidates: list[DateCandidate]) -> PageDates:
             _first(candidates, ("tail",), ("published", "unlabelled"))
     if chosen is None:
         chosen = _first(candidates, ("htmldate",), ("published",))
+    if chosen is None and modified is None:
+        chosen = _first(candidates, ("month",), ("published",))
     source = chosen.source if chosen else None
     if chosen is None and modified is not None:
         chosen, source = modified, "modified"

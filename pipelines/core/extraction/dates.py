@@ -155,6 +155,28 @@ def _read_match(pattern: re.Pattern, match: re.Match, today: date | None) -> str
     return _iso(valid, *clock) if valid else None
 
 
+# Month-precision dates: a magazine issue (1998年3月号, 1998年3月), "Updated: June 2022". Read only where no day is
+# stated anywhere on the page (date_sources takes them last).
+ZH_MONTH = re.compile(r"(?<!\d)" + _YEAR + r"\s*年\s*(\d{1,2})\s*月(?!\s*\d)")
+LABELLED_MONTH = re.compile(r"(?:updated|published|posted|revised|issue|edition)\s*(?:on|in)?\s*[:：]?\s*" + _MONTH
+                            + r"(?![^\W\d_]),?\s+" + _YEAR + r"(?!\d)", re.IGNORECASE)
+
+
+def parse_month(text: str | None, today: date | None = None) -> str | None:
+    """A month the text states without a day ("YYYY-MM"), else None."""
+    if not text or _DIGIT.search(text) is None:
+        return None
+    match = ZH_MONTH.search(text)
+    if match:
+        year, month = int(match.group(1)), int(match.group(2))
+    else:
+        match = LABELLED_MONTH.search(text)
+        if not match:
+            return None
+        year, month = int(match.group(2)), MONTHS.get(match.group(1).lower().rstrip("."), 0)
+    return f"{year:04d}-{month:02d}" if 1 <= month <= 12 and _valid(year, month, 1, today) else None
+
+
 def url_date(url: str | None, today: date | None = None) -> str | None:
     """A day written in a URL's path (`/2024/05/20/`, `/20240520/`), else None."""
     if not url:
