@@ -54,9 +54,9 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
             systems[name] = SYSTEMS[name]()
         except ImportError as error:
             raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
-    all_scores, rows = [], {}
+    all_scores, rows, sites = [], {}, {}
     for name, system in systems.items():
-        scores = ev.run_system(name, system, items)
+        scores = ev.run_system(name, system, items, sites)
         all_scores.extend(scores)
         rows[name] = ev.summarise(scores)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; {started}; shares in %")

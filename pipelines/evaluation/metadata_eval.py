@@ -95,12 +95,33 @@ class PageScore:
     date_either: bool  # the gold day is the published or the modified date given
     title_exact: bool
     title_f1: float
+    title_is_site: bool  # the title is a name the page gives its site (og:site_name, logo heading, host)
     author_exact: bool
     cpu_seconds: float
     error: str | None = None
 
 
-def run_system(name: str, system: System, items: list[MetaItem]) -> list[PageScore]:
+def page_site_keys(html: bytes, url: str | None) -> set[str]:
+    """Keys of the names a page gives its site: og:site_name and kin, JSON-LD WebSite/publisher, logo headings, the
+    host's name. A title equal to one of them is a site name given as a title."""
+    from pipelines.core.decoding import decode_html
+    from pipelines.core.extraction import titles
+    from pipelines.core.extraction.markup import read_markup
+    from pipelines.core.extraction.normalise import parse_html
+
+    root = parse_html(decode_html(html).text)
+    names = [] if root is None else titles.site_names(read_markup(root), url) + titles.logo_texts(read_markup(root))
+    keys = {titles.key(name) for name in names}
+    host = titles._host_words(url)
+    return {k for k in keys | {host} if len(k) >= 3}
+
+
+def run_system(name: str, system: System, items: list[MetaItem], sites: dict[str, set[str]] | None = None
+               ) -> list[PageScore]:
+    """Score one system; `sites` caches each page's site-name keys across systems."""
+    from pipelines.core.extraction.titles import key
+
+    sites = {} if sites is None else sites
     scores = []
     for item in items:
         html = item.html_path.read_bytes()
@@ -114,8 +135,12 @@ def run_system(name: str, system: System, items: list[MetaItem]) -> list[PageSco
         exact, near = date_scores(answer.date, item.date)
         either = exact or date_scores(answer.modified, item.date)[0]
         title_exact, title_f1 = title_scores(answer.title, item.title) if item.title else (False, 0.0)
+        if item.html_path not in sites:
+            sites[item.html_path] = page_site_keys(html, item.url)
+        is_site = bool(answer.title) and key(answer.title) in sites[item.html_path] and not (
+            item.title and key(item.title) == key(answer.title))
         scores.append(PageScore(name, item.dataset, item.stem, item.site, answer, item.title, item.author, item.date,
-                                exact, near, either, title_exact, title_f1,
+                                exact, near, either, title_exact, title_f1, is_site,
                                 author_exact(answer.authors, item.author) if item.author else False, cpu, error))
     return scores
 
@@ -133,6 +158,7 @@ class Summary:
     titled: int
     title_exact: float
     title_f1: float
+    titles_are_site: int  # pages whose title is the site's name (count)
     authored: int
     author_exact: float
     author_coverage: float
@@ -174,6 +200,7 @@ def _summary(rows: list[PageScore]) -> Summary:
         titled=len(titled),
         title_exact=_share(sum(r.title_exact for r in titled), len(titled)),
         title_f1=_share(sum(r.title_f1 for r in titled), len(titled)) if titled else float("nan"),
+        titles_are_site=sum(r.title_is_site for r in rows),
         authored=len(authored),
         author_exact=_share(sum(r.author_exact for r in authored), len(authored)),
         author_coverage=_share(len(author_answers), len(authored)),
@@ -194,7 +221,7 @@ COLUMNS = (
 def format_table(rows: dict[str, dict[str, Summary]]) -> str:
     """One line per dataset and system; shares in %, pages per CPU-second, and our speed ÷ theirs."""
     header = f"{'dataset':<20}{'system':<14}{'pages':>6}{'dated':>6}" + "".join(f"{label:>8}" for _, label in COLUMNS)
-    lines = [header + f"{'pages/cpu-s':>12}{'ours/x':>8}"]
+    lines = [header + f"{'t=site':>7}{'pages/cpu-s':>12}{'ours/x':>8}"]
     ours = rows.get("newscorpus", {})
     groups = sorted({group for summary in rows.values() for group in summary}, key=lambda g: (g == "all", g))
     for group in groups:
@@ -205,8 +232,8 @@ def format_table(rows: dict[str, dict[str, Summary]]) -> str:
             cells = "".join(f"{_percent(getattr(s, attribute)):>8}" for attribute, _ in COLUMNS)
             mine = ours.get(group)
             ratio = f"{mine.pages_per_cpu_second / s.pages_per_cpu_second:.2f}" if mine else "-"
-            lines.append(f"{group:<20}{name:<14}{s.pages:>6}{s.dated:>6}{cells}{s.pages_per_cpu_second:>12.1f}"
-                         f"{ratio:>8}")
+            lines.append(f"{group:<20}{name:<14}{s.pages:>6}{s.dated:>6}{cells}{s.titles_are_site:>7}"
+                         f"{s.pages_per_cpu_second:>12.1f}{ratio:>8}")
     return "\n".join(lines)
 
 

@@ -46,6 +46,7 @@ class Metadata:
     author_candidates: list = field(default_factory=list, compare=False, repr=False)
     site_names: tuple[str, ...] = field(default=(), compare=False, repr=False)
     title_source: str | None = field(default=None, compare=False, repr=False)
+    stated_titles: tuple[str, ...] = field(default=(), compare=False, repr=False)  # without the site's name
     url: str | None = field(default=None, compare=False, repr=False)
     html_text: str | None = field(default=None, compare=False, repr=False)  # for the htmldate fallback
 
@@ -58,7 +59,7 @@ def head_metadata(root: etree._Element, url: str | None = None, today: date | No
     choice = titles.choose_title(markup, url)
     stated = [text for _, text in titles.stated_titles(markup)]
     result = Metadata(title=choice.title, site_name=choice.site_name, title_source=choice.source, url=url,
-                      html_text=html_text)
+                      html_text=html_text, stated_titles=choice.stated)
     result.titles = tuple(dict.fromkeys(t for t in [*stated, choice.title] if t))
     result.site_names = tuple(titles.site_names(markup, url))
     result.date_candidates = date_sources.markup_dates(markup, today) + date_sources.url_candidates(url, today)
@@ -129,8 +130,8 @@ def byline_metadata(lines: list[str], found: Metadata, body: list[str] | None = 
     """Finish `found` with the byline lines near the headline (and after the body's end, when `body` gives its
     lines): authors and dates the markup did not give, and the page's visible day where the markup states a UTC
     timestamp."""
-    if found.title_source != "h1" and found.titles:
-        found.title = titles.visible_title(lines, found.titles) or found.title
+    if found.title_source != "h1" and found.stated_titles:
+        found.title = titles.visible_title(lines, found.stated_titles, found.site_names) or found.title
     window = byline_window(lines, found, body)
     tail = tail_window(lines, body)
     candidates = found.date_candidates + date_sources.line_dates(window, today) + \

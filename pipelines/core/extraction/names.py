@@ -127,14 +127,16 @@ def clean_name(text: str | None, strict: bool = True) -> str | None:
     end = NAME_END.search(text)
     if end and end.start() > 0:
         text = text[: end.start()]
+    if _HAN_ANY.search(text):
+        text = ZH_ROLE_PREFIX.sub("", text.strip()).strip()
     if _NOT_NAME_TEXT.search(text.strip()):
         return None  # markup ('size="20'), a label ("Written by"), a date ("July 22")
     text = re.sub(r"[\s\d*†‡]+$", "", text).strip(" ,.:;-–—|·•()[]（）【】\"'“”@")
     text = _EDGE_SYMBOLS.sub("", text)
     if text.count("(") > text.count(")"):
         text += ")"
-    if _HAN_ANY.search(text):
-        text = ZH_ROLE_PREFIX.sub("", text).strip()
+    if _NOT_NAME_TEXT.search(text):
+        return None
     text = _drop_role(text) if strict else text
     if not text or len(text) > MAX_NAME_CHARS or "://" in text or text.startswith("/"):
         return None

@@ -35,7 +35,8 @@ _WORD = re.compile(r"[\u4e00-\u9fff]|[^\W_]+")
 class TitleChoice:
     title: str | None
     site_name: str | None
-    source: str | None  # "h1", "og", "jsonld", "title", "line"
+    source: str | None  # "h1", "og", "jsonld", "title", "meta"
+    stated: tuple[str, ...] = ()  # the stated titles without the site's name (none of them a site name)
 
 
 def _clean(text: str | None) -> str | None:
@@ -102,12 +103,19 @@ def site_names(markup: PageMarkup, url: str | None) -> list[str]:
 
 
 def _host_words(url: str | None) -> str:
-    """The registrable part of the host, as a key ("move.org" -> "move", "www.consumerreports.org" -> ...)."""
+    """The host's name as a key: its label before the top-level domain ("www.consumerreports.org" ->
+    "consumerreports")."""
     if not url:
         return ""
     host = re.sub(r"^[a-z]+://", "", url.lower()).split("/", 1)[0].split(":", 1)[0]
     labels = [label for label in host.split(".") if label not in ("www", "m", "blog", "news", "en")]
     return labels[-2] if len(labels) >= 2 else (labels[0] if labels else "")
+
+
+def _host_key(part_key: str, host: str) -> bool:
+    """Whether a title part is the host's name, with or without its domain ("Move.org", "Gazette.example")."""
+    return bool(host) and len(host) >= 3 and part_key.startswith(host) and (
+        len(part_key) <= len(host) + 6 or re.fullmatch(re.escape(host) + r"[a-z]{2,12}", part_key) is not None)
 
 
 def _is_site_part(part: str, sites: list[str], host: str) -> bool:
@@ -116,8 +124,7 @@ def _is_site_part(part: str, sites: list[str], host: str) -> bool:
         return True
     if any(part_key == key(site) or (len(part_key) >= 4 and part_key in key(site)) for site in sites):
         return True
-    return bool(host) and len(host) >= 3 and (part_key == host or part_key.replace("com", "") == host
-                                              or part_key.startswith(host) and len(part_key) <= len(host) + 6)
+    return _host_key(part_key, host)
 
 
 def strip_site(title: str | None, sites: list[str], host: str) -> str | None:
@@ -149,6 +156,12 @@ def _heading_candidates(markup: PageMarkup, sites: list[str], host: str) -> list
             continue
         found.append(strip_site(text, sites, host) or text)
     return found
+
+
+def logo_texts(markup: PageMarkup) -> list[str]:
+    """Texts of the page's logo headings: the site's name as the page shows it (h1.site-title)."""
+    texts = (_clean(text_of(element, 80)) for element in markup.h1s if _in_site_chrome(element))
+    return [text for text in texts if text]
 
 
 def _in_site_chrome(element: etree._Element) -> bool:
@@ -191,21 +204,22 @@ def stated_titles(markup: PageMarkup) -> list[tuple[str, str]]:
 def choose_title(markup: PageMarkup, url: str | None = None) -> TitleChoice:
     """The article-region <h1> when it agrees with a stated title (or is the only candidate heading), else the
     first stated title (JSON-LD headline, og:title, <title>) with the site's name removed."""
-    sites = site_names(markup, url)
+    sites = site_names(markup, url) + logo_texts(markup)
     host = _host_words(url)
     stated = stated_titles(markup)
     cleaned = [(source, strip_site(text, sites, host) or text) for source, text in stated]
     cleaned = [(source, text) for source, text in cleaned if not _is_site_part(text, sites, host)]
     headings = _heading_candidates(markup, sites, host)
     site = sites[0] if sites else _inferred_site(stated, cleaned)
+    kept = tuple(dict.fromkeys(text for _, text in cleaned))
     for heading in headings:
         if any(_agrees(heading, text) for _, text in cleaned + stated):
-            return TitleChoice(_as_stated(heading, cleaned), site, "h1")
+            return TitleChoice(_as_stated(heading, cleaned), site, "h1", kept)
     if len(headings) == 1 and (not cleaned or overlap(headings[0], cleaned[0][1]) > 0):
-        return TitleChoice(headings[0], site, "h1")
+        return TitleChoice(headings[0], site, "h1", kept)
     if cleaned:
-        return TitleChoice(cleaned[0][1], site, cleaned[0][0])
-    return TitleChoice(headings[0] if headings else None, site, "h1" if headings else None)
+        return TitleChoice(cleaned[0][1], site, cleaned[0][0], kept)
+    return TitleChoice(headings[0] if headings else None, site, "h1" if headings else None, kept)
 
 
 def _as_stated(heading: str, cleaned: list[tuple[str, str]]) -> str:
@@ -239,10 +253,11 @@ MIN_LINE_WORDS = 3
 MIN_LINE_CJK_CHARS = 6
 
 
-def visible_title(lines: list[str], stated: tuple[str, ...]) -> str | None:
+def visible_title(lines: list[str], stated: tuple[str, ...], sites: tuple[str, ...] = ()) -> str | None:
     """The longest page line that is one segment of a stated title (old pages without an <h1>: the <title>
-    "Site : Headline" shows the headline as a line of its own). None when no line is."""
+    "Site : Headline" shows the headline as a line of its own), never a site's name. None when no line is."""
     keys = [key(text) for text in stated if text]
+    site_keys = {key(site) for site in sites}
     best: str | None = None
     for line in lines:
         if len(line) > MAX_HEADLINE_CHARS or (best is not None and len(line) <= len(best)):
@@ -250,6 +265,6 @@ def visible_title(lines: list[str], stated: tuple[str, ...]) -> str | None:
         line_key = key(line)
         long_enough = len(line.split()) >= MIN_LINE_WORDS or len(re.findall(r"[\u4e00-\u9fff]", line)) >= \
             MIN_LINE_CJK_CHARS
-        if long_enough and line_key and any(line_key in k for k in keys):
+        if long_enough and line_key and line_key not in site_keys and any(line_key in k for k in keys):
             best = line
     return best
