@@ -120,8 +120,9 @@ def test_a_modified_date_is_kept_apart():
 def test_chinese_date_lines():
     zh = PAGE.format(title="城市新建人行桥正式通行", head="", nav="", after="", byline=(
         "<div class='info'>2022-02-13 20:04:17 来源：本地日报</div>")).replace(
-        "The river authority", "市河道管理部门在一个阴天的早晨开放了新建的人行桥，市民在剪彩前就已经走过桥面。工程人员整个"
-        "冬天都在施工。The river authority")
+        "The river authority",
+        "市河道管理部门在一个阴天的早晨开放了新建的人行桥，市民在剪彩前就已经走过桥面。工程人员整个冬天都在施工。"
+        "The river authority")
     assert extract(zh.encode("gb18030"), "https://example.cn/a/1.html",
                    content_type="text/html; charset=gbk").published_at == "2022-02-13T20:04:17"
 
