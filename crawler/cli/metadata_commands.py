@@ -20,6 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--compare", default="", help="comma-separated anchors: htmldate,trafilatura,gne")
     evaluate.add_argument("--jsonl", help="per-page answers and scores (all systems) to this JSONL file")
     evaluate.add_argument("--floors", help="JSON file of floors per measure and dataset; exit 1 when one is missed")
+    evaluate.add_argument("--cross-validate", action="store_true",
+                          help="also choose the date and author source orders on k-1 site folds, score the k-th")
+    evaluate.add_argument("--folds", type=int, default=5, help="number of site folds for --cross-validate")
     evaluate.set_defaults(func=run_eval_metadata)
 
 
@@ -63,6 +66,12 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
     print(ev.format_table(rows))
     if args.jsonl:
         ev.write_jsonl(all_scores, args.jsonl)
+    if args.cross_validate:
+        from pipelines.evaluation.metadata_cv import cross_validate
+
+        print(f"# source orders chosen on {args.folds - 1} of {args.folds} site folds, scored on the other")
+        for line in cross_validate(items, args.folds):
+            print(line)
     if floors is not None:
         failures = ev.check_floors(rows["newscorpus"], floors)
         for failure in failures:

@@ -58,6 +58,9 @@ EN_LABELLED = re.compile(
     r"by\s*:?\s+(.{2,80})|^\s*(?:authors?|writer|reporter|byline)\s*[:：]\s*(.{2,80})",
     re.IGNORECASE,
 )
+# Words one of which every byline pattern needs (a cheap first test per line).
+_BYLINE_HINT = re.compile(r"作|撰|文|记者|通讯员|稿|署名|发布|发表|博主|楼主|由|写于|编辑|责编|是|[（(【\[]|by|author|"
+                          r"writer|reporter", re.IGNORECASE)
 # A label alone on its line: the name is on the next line (table cells, stacked author boxes).
 LABEL_ALONE = re.compile(r"\s*(?:作\s*者|记\s*者|author|authors|by|written\s+by|posted\s+by|words\s+by)\s*[:：]?\s*",
                          re.IGNORECASE)
@@ -173,6 +176,8 @@ def line_authors(lines: list[str], source: str = "line") -> list[AuthorCandidate
     reporters (记者 X), then blog posters, then editors."""
     found: dict[int, list[AuthorCandidate]] = {0: [], 1: [], 2: [], 3: []}
     for index, line in enumerate(lines):
+        if _BYLINE_HINT.search(line) is None:  # one test per line; the patterns below need one of these words
+            continue
         if LABEL_ALONE.fullmatch(line) and index + 1 < len(lines):
             names = split_names(lines[index + 1])
             if names:
@@ -227,9 +232,10 @@ def is_organisation(names: tuple[str, ...], site_names: set[str]) -> bool:
 AUTHOR_ORDER = ("jsonld", "itemprop", "meta", "rel", "line", "href", "marked", "tail", "editor")
 
 
-def choose_authors(candidates: list[AuthorCandidate], site_names: set[str]) -> tuple[str, ...]:
+def choose_authors(candidates: list[AuthorCandidate], site_names: set[str],
+                   order: tuple[str, ...] = AUTHOR_ORDER) -> tuple[str, ...]:
     """The first person-like candidate in AUTHOR_ORDER; an organisation or the site only when nothing else."""
-    ordered = sorted(candidates, key=lambda c: AUTHOR_ORDER.index(c.source))
+    ordered = sorted(candidates, key=lambda c: order.index(c.source))
     people = [c for c in ordered if not c.organisation and not is_organisation(c.names, site_names)]
     if people:
         return _completed(people[0].names, people[1:])

@@ -227,10 +227,11 @@ def _local_time(candidates: list[DateCandidate]) -> DateCandidate | None:
     return next((c for c in candidates if c.kind != "modified" and _LOCAL_OFFSET.search(c.value)), None)
 
 
-def choose_dates(candidates: list[DateCandidate]) -> PageDates:
+def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str, ...] = STRUCTURED_SOURCES,
+                 visible_sources: tuple[str, ...] = VISIBLE_SOURCES) -> PageDates:
     """The publication and modification dates from all candidates (see the module's docstring for the order)."""
-    structured = _first(candidates, STRUCTURED_SOURCES, ("published",))
-    visible = next((c for source in VISIBLE_SOURCES for c in (_first(candidates, (source,), ("published",)) or
+    structured = _first(candidates, structured_sources, ("published",))
+    visible = next((c for source in visible_sources for c in (_first(candidates, (source,), ("published",)) or
                                                               _first(candidates, (source,), ("unlabelled",)),) if c),
                    None)
     modified = _first(candidates, STRUCTURED_SOURCES + VISIBLE_SOURCES + ("tail",), ("modified",))

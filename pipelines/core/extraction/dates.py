@@ -63,6 +63,7 @@ YEAR_MONTH_DAY = re.compile(r"(?<!\d)" + _YEAR + r",?\s+" + _MONTH + r"(?![^\W\d
 URL_DATE = re.compile(r"(?<![\d])((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?![\d])")
 
 _DIGIT = re.compile(r"\d")
+_YEAR_DIGITS = re.compile(r"\d{4}")
 
 # Earliest plausible publication date: the web's news sites start in the mid-1990s; zh_web_content_69 has
 # 1996 and 1998 pages, so 1990 leaves room. Later than tomorrow (the page's zone may be ahead of ours) is no
@@ -103,7 +104,7 @@ def parse_date(text: str | None, today: date | None = None) -> str | None:
     Numbers decide day-first against month-first (`16.12.2012` and `20/05/2024` are day-first, `05/20/2024`
     month-first); an ambiguous slashed date (`05/06/2024`) is read month-first, a dotted one day-first.
     """
-    if not text or _DIGIT.search(text) is None:  # every spelling has digits: most lines stop here
+    if not text or _YEAR_DIGITS.search(text) is None:  # every spelling has a 4-digit year: most lines stop here
         return None
     text = text[:2000]
     found: list[tuple[int, str]] = []

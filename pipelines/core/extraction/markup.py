@@ -21,6 +21,7 @@ DATE_NAMES = re.compile(r"date|publish|posted|pubtime|pub-time|pub_time|timestam
 # Links to an author's page on the site: /author/jane-roe, /blog/authors/jane-roe/, /contributors/jane-roe.
 AUTHOR_HREF = re.compile(r"^(?:https?://[^/]+)?(?:/[\w.-]+)*/(?:author|authors|autor|autores|writers?|contributors?|"
                          r"columnists?|reporters?|journalists?)/[\w%.\-]+/?(?:$|[?#])", re.IGNORECASE)
+_HREF_HINT = re.compile(r"author|autor|writer|contributor|columnist|reporter|journalist", re.IGNORECASE)
 # JSON-LD: at most this many objects per page (a page with a huge product graph is not read past it).
 MAX_JSON_LD_OBJECTS = 200
 MAX_MARKED = 50  # class-marked elements kept per kind, in document order (the first ones are near the top)
@@ -80,29 +81,31 @@ _SKIPPED_TAGS = frozenset({"html", "body", "meta", "link", "head", "style", "nos
 
 
 def read_markup(root: etree._Element) -> PageMarkup:
-    """One walk over the elements; class names are tested per token with a cache (the cost is the walk)."""
+    """One walk over the elements, reading each one's attributes once (`items()`: one call, empty for most);
+    class names are tested per token with a cache. The cost is the walk (~1 ms for a 2,000-element page)."""
     markup = PageMarkup()
     author_marked, date_marked, itemprops = markup.author_marked, markup.date_marked, markup.itemprops
     for element in root.iter(etree.Element):
         tag = element.tag
         if tag in _SPECIAL_TAGS:
             _read_special(element, tag, markup)
-        get = element.get
-        itemprop = get("itemprop")
-        if itemprop:
-            itemprops.append((itemprop.strip().lower(), element))
-        rel = get("rel")
-        if rel and "author" in rel.lower().split():
-            markup.rel_authors.append(element)
-        elif tag == "a" and len(markup.author_links) < MAX_MARKED:
-            href = get("href")
-            if href and AUTHOR_HREF.search(href):
-                markup.author_links.append(element)
-        names = get("class")
-        mark = _class_mark(names) if names else 0
-        ident = get("id")
-        if ident:
-            mark |= _token_mark(ident)
+        attributes = element.items()
+        if not attributes:
+            continue
+        mark = 0
+        for name, value in attributes:
+            if name == "class":
+                mark |= _class_mark(value)
+            elif name == "id":
+                mark |= _token_mark(value)
+            elif name == "itemprop":
+                itemprops.append((value.strip().lower(), element))
+            elif name == "rel":
+                if "author" in value.lower().split():
+                    markup.rel_authors.append(element)
+            elif name == "href" and tag == "a" and len(markup.author_links) < MAX_MARKED:
+                if _HREF_HINT.search(value) and AUTHOR_HREF.search(value):
+                    markup.author_links.append(element)
         if mark and tag not in _SKIPPED_TAGS:
             if mark & _AUTHOR and len(author_marked) < MAX_MARKED:
                 author_marked.append(element)

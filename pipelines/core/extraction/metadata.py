@@ -41,7 +41,10 @@ class Metadata:
     authors: tuple[str, ...] = ()
     modified_at: str | None = None
     site_name: str | None = None
-    # Candidates read from the markup, finished by byline_metadata with the page's lines.
+    # Candidates read from the markup, and all of them once byline_metadata added the page's lines (evaluation
+    # reads them; byline_metadata may run more than once on one head: the site-aware cascade's configurations).
+    markup_dates: list = field(default_factory=list, compare=False, repr=False)
+    markup_authors: list = field(default_factory=list, compare=False, repr=False)
     date_candidates: list = field(default_factory=list, compare=False, repr=False)
     author_candidates: list = field(default_factory=list, compare=False, repr=False)
     site_names: tuple[str, ...] = field(default=(), compare=False, repr=False)
@@ -62,8 +65,9 @@ def head_metadata(root: etree._Element, url: str | None = None, today: date | No
                       html_text=html_text, stated_titles=choice.stated)
     result.titles = tuple(dict.fromkeys(t for t in [*stated, choice.title] if t))
     result.site_names = tuple(titles.site_names(markup, url))
-    result.date_candidates = date_sources.markup_dates(markup, today) + date_sources.url_candidates(url, today)
-    result.author_candidates = bylines.markup_authors(markup)
+    result.markup_dates = date_sources.markup_dates(markup, today) + date_sources.url_candidates(url, today)
+    result.markup_authors = bylines.markup_authors(markup)
+    result.date_candidates, result.author_candidates = result.markup_dates, result.markup_authors
     _decide(result)
     return result
 
@@ -134,20 +138,20 @@ def byline_metadata(lines: list[str], found: Metadata, body: list[str] | None = 
         found.title = titles.visible_title(lines, found.stated_titles, found.site_names) or found.title
     window = byline_window(lines, found, body)
     tail = tail_window(lines, body)
-    candidates = found.date_candidates + date_sources.line_dates(window, today) + \
+    candidates = found.markup_dates + date_sources.line_dates(window, today) + \
         date_sources.line_dates(tail, today, source="tail")
-    authors = found.author_candidates + bylines.line_authors(window) + bylines.line_authors(tail, source="tail")
+    authors = found.markup_authors + bylines.line_authors(window) + bylines.line_authors(tail, source="tail")
     if not candidates:  # measured: where only a modified date is stated, it beats htmldate (.57 vs .48 exact)
         candidates += date_sources.htmldate_candidate(found.html_text, found.url) or \
             date_sources.month_candidates(window + tail, today)
-    found.html_text = None
-    _decide(found, candidates, authors)
+    found.date_candidates, found.author_candidates = candidates, authors
+    _decide(found)
     return found
 
 
-def _decide(found: Metadata, dates: list | None = None, authors: list | None = None) -> None:
-    chosen = date_sources.choose_dates(found.date_candidates if dates is None else dates)
+def _decide(found: Metadata) -> None:
+    chosen = date_sources.choose_dates(found.date_candidates)
     found.published_at, found.modified_at = chosen.published, chosen.modified
-    names = bylines.choose_authors(found.author_candidates if authors is None else authors, set(found.site_names))
+    names = bylines.choose_authors(found.author_candidates, set(found.site_names))
     found.authors = names
     found.author = ", ".join(names) if names else None
