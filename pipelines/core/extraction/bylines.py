@@ -14,8 +14,6 @@ from lxml import etree
 from pipelines.core.extraction.markup import PageMarkup, article_objects, ld_types, text_of
 from pipelines.core.extraction.names import (
     MAX_AUTHORS,
-    ORGANISATION_WORDS,
-    clean_name,
     han_person_name,
     is_organisation_name,
     name_key,
@@ -262,6 +260,3 @@ def _completed(names: tuple[str, ...], others: list[AuthorCandidate]) -> tuple[s
 
 VISIBLE_AUTHOR_SOURCES = ("line", "href", "marked", "rel", "tail")
 
-
-__all__ = ["AuthorCandidate", "markup_authors", "line_authors", "choose_authors", "is_organisation", "clean_name",
-           "split_names", "ORGANISATION_WORDS"]

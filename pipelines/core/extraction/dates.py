@@ -8,7 +8,7 @@ stays without one, and nothing is converted to another zone, so the calendar day
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 # Month names and abbreviations: English, German, French, Spanish, Italian, Portuguese, Dutch, Swedish/Danish/
 # Norwegian, Polish and Russian (genitive, as in dates), Turkish. Accents optional where sites drop them.
@@ -204,10 +204,3 @@ def calendar_day(value: str | None) -> date | None:
 def utc_stated(value: str | None) -> bool:
     """Whether an ISO datetime is stated in UTC (`+00:00`): its day may be the next or previous local day."""
     return bool(value) and len(value) > 10 and value.endswith("+00:00")
-
-
-def to_datetime(value: str) -> datetime | None:
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        return None
