@@ -44,7 +44,7 @@ ZH_BRACKET = re.compile(r"[（(【\[]\s*([^（()）【】\[\]]{2,40}?)\s*[）)�
 # A bare bracketed name (no role word) counts alone on its line, or first in a short line of byline labels.
 _BYLINE_LABELS = re.compile(r"来源|时间|日期|发布|编辑|出处")
 _ZH_ROLES = re.compile(r"(?:本报|本刊|本台|本网|新华社|中新社)?(?:特约|实习|首席|驻\S{1,6})?(?:记者|通讯员|撰稿人?|"
-                       r"摄影|摄|文/图|图/文|文|图)[:：]?|[\u4e00-\u9fff]{0,6}(?:报道|电|讯)$")
+                       r"摄影|文/图|图/文)[:：]?|[\u4e00-\u9fff]{0,6}(?:报道|电|讯)$")
 # Blog lines: 由海姑娘张贴, 本贴由大卫于2005年…发表, 是大卫在2005年…发表, 海姑娘 发表于 / 写于
 ZH_POSTED = re.compile(r"由\s*(\S{2,12}?)\s*(?:张贴|发表|发布|于\s*\d|在\s*\d)|是\s*(\S{2,12}?)在\s*\d[^。]{0,30}发表|"
                        r"^\s*(\S{2,12}?)\s*(?:发表于|写于|发布于)")
@@ -62,6 +62,9 @@ _BYLINE_HINT = re.compile(r"作|撰|文|记者|通讯员|稿|署名|发布|发�
 # A label alone on its line: the name is on the next line (table cells, stacked author boxes).
 LABEL_ALONE = re.compile(r"\s*(?:作\s*者|记\s*者|author|authors|by|written\s+by|posted\s+by|words\s+by)\s*[:：]?\s*",
                          re.IGNORECASE)
+# A byline element's linked names are its authors when the element is a byline's size (co-authors are linked);
+# a larger box of links is a list of related authors or follow buttons.
+MARKED_BOX_CHARS = 120
 # A byline element inside a comment thread or a comment form names a commenter.
 COMMENT_CONTEXT = re.compile(r"comment|respond|reply|disqus|review-|testimonial", re.IGNORECASE)
 
@@ -155,8 +158,14 @@ def _in_comments(element: etree._Element) -> bool:
 def _marked_names(element: etree._Element) -> tuple[str, ...]:
     """A byline element's names: its name/link children when they hold names (co-authors are linked), else the
     first of its text pieces that is a name (an author box holds the name, then a role, then a bio)."""
+    small = len(text_of(element, MARKED_BOX_CHARS + 1)) <= MARKED_BOX_CHARS
     for path in (".//*[@itemprop='name']", ".//a"):
-        names = tuple(dict.fromkeys(n for inner in element.iterfind(path) for n in split_names(text_of(inner, 80))))
+        inners = list(element.iterfind(path))
+        if path == ".//a" and len(inners) > MAX_AUTHORS // 2:
+            return ()  # a box of many links (related authors, follow buttons) is no byline
+        if path == ".//a" and not small:
+            continue
+        names = tuple(dict.fromkeys(n for inner in inners for n in split_names(text_of(inner, 80))))
         if names:
             return names[:MAX_AUTHORS]
     whole = split_names(text_of(element, 120))

@@ -50,7 +50,7 @@ NOT_A_NAME = frozenset(
     "contributor contributors published posted updated share comments comment reply home menu login log sign in "
     "subscribe follow view more read about contact search privacy terms cookie newsletter advertisement "
     "sponsored here bio biography linkedin twitter facebook instagram profile website name email required "
-    "posts articles all page head extra undefined true false".split()
+    "posts articles all page head extra undefined true false no not available n/a".split()
 )  # fmt: skip
 # Chinese surnames (the ~400 most frequent single-character ones and the common compound ones): a name read
 # without a label (记者 X, （X）, 编辑 X) must start with one, so bracketed words of prose ("（含税）") are no name.
@@ -83,7 +83,8 @@ ALWAYS_NOT_A_NAME = frozenset("admin administrator webmaster root sign login".sp
 ZH_NOT_A_NAME = frozenset(
     "本文 本报 本站 本网 时间 日期 来源 发布 发表 编辑 责任 作者 记者 通讯员 阅读 评论 点击 访问 统计 进来 采访 "
     "报道 我们 他们 你们 网友 用户 管理员 匿名 佚名 未知 转载 原创 摘自 整理 推荐 关闭 窗口 关闭窗口 打印 收藏 返回 "
-    "顶部 未完待续 全文 组图 视频 图片 主办 承办 协办 无内容 简体 繁体 简体中 首页".split()
+    "顶部 未完待续 全文 组图 视频 图片 主办 承办 协办 无内容 简体 繁体 简体中 首页 粉丝 关注 加关注 搜狐号 包括 "
+    "播报 分享 举报 私信 订阅 作品 文章数".split()
 )  # fmt: skip
 ORGANISATION_WORDS = re.compile(
     r"\b(?:inc|llc|ltd|limited|corp|corporation|company|group|media|news|press|agency|foundation|institute|"
@@ -95,6 +96,7 @@ ORGANISATION_WORDS = re.compile(
 )
 _HAN = re.compile(r"^[\u4e00-\u9fff·]+$")
 _HAN_ANY = re.compile(r"[\u4e00-\u9fff]")
+_HAN_PUNCTUATION = re.compile(r"[，。！？“”：；、《》「」…]")
 _EDGE_SYMBOLS = re.compile(r"^[^\w(（]+|[^\w.)）]+$")
 # Role words in front of a Chinese name: 记者惠禾 -> 惠禾, 本报记者 李明 -> 李明.
 ZH_ROLE_PREFIX = re.compile(r"^(?:本报|本刊|本台|本网)?(?:特约|实习|首席)?(?:记者|通讯员|撰稿人?|编辑|作者)"
@@ -144,6 +146,8 @@ def clean_name(text: str | None, strict: bool = True) -> str | None:
         return None
     if _HAN.match(text.replace(" ", "")):
         return text if _han_name_ok(text) else None
+    if _HAN_ANY.search(text) and (_HAN_PUNCTUATION.search(text) or len(text.split("(")[0]) > 12):
+        return None  # a headline or a sentence, not a name
     words = [word.strip(".,'’()（）") for word in text.split()]
     words = [word for word in words if word]
     lowered = [word.lower() for word in words]

@@ -17,11 +17,19 @@ TITLE_META = ("og:title", "twitter:title", "title", "dc.title", "sailthru.title"
 SITE_NAME_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "al:ios:app_name",
                   "twitter:app:name:iphone", "publisher", "copyright")
 # Separators between a headline and the site's name in <title>/og:title: "Headline | Site", "Site - Headline",
-# "标题_网站名", "Headline :: Site", "Site » Headline", "EuroNews : Headline". Spaced dashes and colons only, so
-# "COVID-19" and "Step 1: Plan" are not split.
-SEPARATOR = re.compile(r"\s+[|｜\-–—:·•»«~/]{1,2}\s+|\s*[|｜_]\s*|\s*::\s*|\s+[-–—]$")
+# "标题_网站名", "标题-网站名", "Headline :: Site", "Site » Headline", "EuroNews : Headline". Dashes and colons
+# between Latin words only with spaces, so "COVID-19" and "Step 1: Plan" are not split.
+SEPARATOR = re.compile(r"\s+[|｜\-–—:·•»«~/]{1,2}\s+|\s*[|｜_]\s*|\s*::\s*|\s+[-–—]$|"
+                       r"(?<=[\u4e00-\u9fff])\s*[-–—]\s*|\s*[-–—]\s*(?=[\u4e00-\u9fff])")
 # Class/id words of a heading that names the site (logo, brand, masthead): never the headline.
 SITE_HEADING = re.compile(r"logo|brand|^site-?title|^site-?name|site-?branding|^navbar", re.IGNORECASE)
+# A heading's trailing edit link ("[edit]", "[ 编辑 ]" in wikis) is not part of it.
+_EDIT_LINK = re.compile(r"\s*\[\s*(?:edit|编辑|編輯|modifier|bearbeiten|editar|modifica|修改)\s*\]$", re.IGNORECASE)
+# A link to a site's home page (what a logo heading links to).
+_HOME_LINK = re.compile(r"^(?:/|\./|/?index\.\w+|https?://[^/]+/?)$", re.IGNORECASE)
+# Chinese site names at either end of a title: "_新浪网", "-铜雀历史网", "理论中国网-": a short segment ending with
+# 网/在线/频道/门户 (the suffixes of Chinese portals' names).
+ZH_SITE_PART = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]{1,8}(?:网|在线|频道|门户|网站)$")
 # Headline texts longer than this are not headlines (a paragraph marked up as h1). 300 characters is about
 # twice the longest title in wcxb_train.
 MAX_HEADLINE_CHARS = 300
@@ -122,6 +130,8 @@ def _is_site_part(part: str, sites: list[str], host: str) -> bool:
     part_key = key(part)
     if not part_key:
         return True
+    if ZH_SITE_PART.match(part.strip(" |｜-–—:·•»«~/_")):  # also "-铜雀历史网", a <title> without its headline
+        return True
     if any(part_key == key(site) or (len(part_key) >= 4 and part_key in key(site)) for site in sites):
         return True
     return _host_key(part_key, host)
@@ -149,7 +159,7 @@ def _heading_candidates(markup: PageMarkup, sites: list[str], host: str) -> list
     """Texts of the page's <h1>s that can be a headline: not a logo/brand heading, not the site's name."""
     found = []
     for element in markup.h1s:
-        text = _clean(text_of(element, MAX_HEADLINE_CHARS + 1))
+        text = _EDIT_LINK.sub("", _clean(text_of(element, MAX_HEADLINE_CHARS + 1)) or "") or None
         if not text or len(text) > MAX_HEADLINE_CHARS or _in_site_chrome(element):
             continue
         if _is_site_part(text, sites, host):
@@ -166,7 +176,7 @@ def logo_texts(markup: PageMarkup) -> list[str]:
 
 def _in_site_chrome(element: etree._Element) -> bool:
     """A logo heading: the heading or one of its two closest ancestors is named logo/brand/site-title, or it sits
-    in a page-level <header>/<nav> (not an article's) as a short linked text."""
+    in a page-level <header>/<nav> (not an article's) and links to the site's home page."""
     node = element
     for _ in range(3):
         if node is None or node.tag in ("body", "html", "article", "main"):
@@ -178,8 +188,8 @@ def _in_site_chrome(element: etree._Element) -> bool:
     while node is not None and node.tag not in ("body", "html"):
         if node.tag in ("article", "main"):
             return False
-        if node.tag in ("header", "nav") and element.find(".//a") is not None:
-            return len(text_of(element, 80).split()) <= 4
+        if node.tag in ("header", "nav"):
+            return any(_HOME_LINK.match((link.get("href") or "").strip()) for link in element.iter("a"))
         node = node.getparent()
     return False
 

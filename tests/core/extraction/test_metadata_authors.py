@@ -63,6 +63,13 @@ def test_structured_data_first_and_an_organisation_is_no_author():
     assert authors(page(head=org)) == ("Example Gazette",)  # nothing else named: the organisation stays
 
 
+def test_a_box_of_author_links_is_no_byline():
+    names = ["Ann Lee", "Bo Chan", "Cy Young", "Di Moss", "Ed Park", "Flo Tran", "Gus Hale", "Hal Ruiz"]
+    box = ('<div class="author-list">' + "".join(f'<a href="/u/{n}">{name}</a> ' for n, name in enumerate(names))
+           + "<p>Follow our writers for more stories about bridges and rivers.</p></div>")
+    assert authors(page(after=box)) == ()
+
+
 def test_commenters_are_no_authors():
     comments = ('<div id="comments"><div class="comment"><span class="comment-author">Florence says</span>'
                 '<p>Lovely bridge.</p></div></div>')
@@ -113,6 +120,8 @@ def test_a_source_is_no_author_and_an_editor_only_when_no_one_else_is_named():
     ("NOC Admin", ()),
     ("Sign In", ()),
     ("ops@example.com", ()),
+    ("No Author", ()),
+    ("黑利突然宣布，将在大选中支持特朗普！", ()),  # a headline in a link list, not a name
 ])
 def test_names(text, expected):
     assert split_names(text) == expected

@@ -72,3 +72,19 @@ def test_strip_site_name_is_a_pure_function_for_the_site_aware_stage():
     assert strip_site_name("Footbridge opens", "Example Gazette") == "Footbridge opens"  # not there: unchanged
     assert strip_site_name("Example Gazette", "Example Gazette") == "Example Gazette"  # nothing would remain
     assert strip_site_name("COVID-19 rules change", "Rules") == "COVID-19 rules change"  # no spaced separator
+
+
+def test_a_title_that_is_only_the_site_name_leaves_the_headline_to_the_h1():
+    head = "<title>-本地新闻网</title>"  # a template that lost its headline
+    assert title_of(head, article_heading="<h1>城市新建人行桥正式通行</h1>",
+                    url="https://news.example.cn/a/1.html") == "城市新建人行桥正式通行"
+    assert strip_site_name("城市新建人行桥正式通行-本地新闻网", "本地新闻网") == "城市新建人行桥正式通行"
+
+
+def test_a_wiki_edit_link_is_not_part_of_the_heading_and_a_home_link_marks_a_logo():
+    head = "<title>Footbridge opens over the river - Example Wiki</title>"
+    assert title_of(head, article_heading="<h1>Footbridge opens over the river [edit]</h1>") == \
+        "Footbridge opens over the river"
+    header = '<h1><a href="/">Example Gazette</a></h1>'
+    assert title_of("<title>Example Gazette</title>", header=header,
+                    article_heading="<h2>Footbridge opens</h2>") != "Example Gazette"
