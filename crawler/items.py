@@ -27,7 +27,10 @@ class PageItem:
     encoding: str | None = None
     title: str | None = None
     author: str | None = None
-    published_at: str | None = None       # ISO 8601 as found on the page
+    published_at: str | None = None       # ISO 8601 with the page's own offset (or a bare day) as found
+    modified_at: str | None = None        # ISO 8601, when the page states a modification
+    authors: list = field(default_factory=list)  # every author in byline order (author: them joined by ", ")
+    site_name: str | None = None          # the site's name the page states (og:site_name ...), apart from the title
     body: str = ""
     language: str | None = None
     extraction_method: str | None = None
@@ -50,6 +53,8 @@ class PageItem:
         """Take the fields of a ``pipelines.core.extraction.Extraction``; the outcome follows from it."""
         self.encoding = result.encoding
         self.title, self.author, self.published_at = result.title, result.author, result.published_at
+        self.authors = list(getattr(result, "authors", ()) or ([result.author] if result.author else []))
+        self.modified_at, self.site_name = getattr(result, "modified_at", None), getattr(result, "site_name", None)
         self.body, self.language = result.body, result.language
         self.extraction_method, self.confidence = result.method, result.confidence
         self.outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)

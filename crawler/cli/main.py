@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "crawler.cli.distributed_commands",
     "crawler.cli.build_commands",
     "crawler.cli.site_aware_commands",
+    "crawler.cli.metadata_commands",
 )
 
 

@@ -8,11 +8,11 @@ import logging
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import psycopg
 
 from crawler.items import PageItem
+from pipelines.db.article_metadata import metadata_columns
 from pipelines.db.connection import connect_async
 from pipelines.db.named_queries import query
 from pipelines.db.retry import DEFAULT_POLICY, RETRYABLE, RetryPolicy, retry_async
@@ -28,16 +28,6 @@ def content_hash(raw_body: bytes) -> str:
 
 def body_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def parse_published_at(value: str | None) -> datetime | None:
-    """The ISO 8601 string extraction found, as a datetime; ``None`` when absent or not ISO."""
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 # Text fields of an item that without_nul strips before they are stored: the page's first, then the article's.
@@ -77,7 +67,7 @@ def article_row(item: PageItem, site_id: int, page_content_hash: str) -> dict:
         "content_hash": page_content_hash,
         "title": without_nul(item.title),
         "author": without_nul(item.author),
-        "published_at": parse_published_at(item.published_at),
+        **metadata_columns(item),  # published_at and the columns of migrations/0011
         "body": body,
         "language": item.language,
         "body_hash": body_hash(body),

@@ -33,13 +33,15 @@ RETURNING id, (xmax = 0) AS inserted
 -- name: upsert_article
 INSERT INTO articles (site_id, url, page_id, title, author, published_at, body, language, body_hash, encoding,
                       extraction_method, confidence, first_seen, last_seen, updated_at,
-                      clean_body, noise_lines, noise_hashes, cleaned_with_articles_seen, cleaned_at)
+                      clean_body, noise_lines, noise_hashes, cleaned_with_articles_seen, cleaned_at,
+                      published_date, published_utc_offset, modified_at, authors, site_name)
 VALUES (%(site_id)s, %(url)s,
         (SELECT id FROM pages WHERE url = %(page_url)s AND content_hash = %(content_hash)s),
         %(title)s, %(author)s, %(published_at)s, %(body)s, %(language)s, %(body_hash)s, %(encoding)s,
         %(extraction_method)s, %(confidence)s, %(seen_at)s, %(seen_at)s, %(seen_at)s,
         %(clean_body)s, %(noise_lines)s, %(noise_hashes)s::uuid[], %(cleaned_with_articles_seen)s,
-        CASE WHEN %(clean_body)s::text IS NULL THEN NULL ELSE now() END)
+        CASE WHEN %(clean_body)s::text IS NULL THEN NULL ELSE now() END,
+        %(published_date)s, %(published_utc_offset)s::interval, %(modified_at)s, %(authors)s, %(site_name)s)
 ON CONFLICT (url) DO UPDATE
 SET last_seen = greatest(articles.last_seen, EXCLUDED.last_seen),
     page_id = coalesce(EXCLUDED.page_id, articles.page_id),
@@ -60,7 +62,12 @@ SET last_seen = greatest(articles.last_seen, EXCLUDED.last_seen),
     noise_lines = EXCLUDED.noise_lines,
     noise_hashes = EXCLUDED.noise_hashes,
     cleaned_with_articles_seen = EXCLUDED.cleaned_with_articles_seen,
-    cleaned_at = EXCLUDED.cleaned_at
+    cleaned_at = EXCLUDED.cleaned_at,
+    published_date = EXCLUDED.published_date,
+    published_utc_offset = EXCLUDED.published_utc_offset,
+    modified_at = EXCLUDED.modified_at,
+    authors = EXCLUDED.authors,
+    site_name = EXCLUDED.site_name
 RETURNING id, (xmax = 0) AS inserted, updated_at
 
 -- name: list_articles

@@ -43,6 +43,10 @@ class Extraction:
     confidence: float  # 0..1
     reason: str | None  # None when there is an article, else one of REASONS
     encoding: str | None  # from decoding (None when given str)
+    # Metadata (pipelines/core/extraction/metadata.py); kept on failures too: a listing's JSON-LD date is its date.
+    authors: tuple[str, ...] = ()
+    modified_at: str | None = None
+    site_name: str | None = None
 
     @property
     def is_article(self) -> bool:
@@ -52,6 +56,12 @@ class Extraction:
     def failure(cls, reason: str, encoding: str | None = None, method: str | None = None) -> Extraction:
         """No article, for ``reason`` (one of REASONS)."""
         return cls(None, None, None, "", None, method, 0.0, reason, encoding)
+
+    def with_metadata(self, meta: Metadata) -> Extraction:
+        """This result with the page's title, authors, dates and site name."""
+        self.title, self.author, self.published_at = meta.title, meta.author, meta.published_at
+        self.authors, self.modified_at, self.site_name = meta.authors, meta.modified_at, meta.site_name
+        return self
 
 
 # Pages larger than this (bytes or characters) are not extracted: reason too_large.
@@ -143,7 +153,7 @@ class PageFailure:
 
 
 def prepare_page(html: bytes | str | None, content_type: str | None = None, max_bytes: int = MAX_PAGE_BYTES,
-                 budget: _Budget | None = None) -> PreparedPage | PageFailure:
+                 budget: _Budget | None = None, url: str | None = None) -> PreparedPage | PageFailure:
     """Decode (header, meta, detection), parse, read the head, clean and cut into blocks; or why not."""
     if html is None or len(html) == 0:
         return PageFailure("empty", None)
@@ -170,7 +180,7 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         return PageFailure("not_html", encoding)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
-    head = head_metadata(root)
+    head = head_metadata(root, url, html_text=text)
     clean_tree(root)
     blocks = build_blocks(root)
     if budget is not None and budget.exceeded():
@@ -190,7 +200,7 @@ def _extract(
     if method not in METHODS:
         raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
     budget = _Budget(max_seconds)
-    page = prepare_page(html, content_type, max_bytes, budget)
+    page = prepare_page(html, content_type, max_bytes, budget, url)
     if isinstance(page, PageFailure):
         return Extraction.failure(page.reason, page.encoding, method)
     blocks, head, encoding = page.blocks, page.head, page.encoding
@@ -207,14 +217,18 @@ def _extract(
     total_chars = sum(block.chars for block in blocks)
     link_chars = sum(block.link_chars for block in blocks)
     if chars < MIN_BODY_CHARS:
-        return Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
+        failure = Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
+        return failure.with_metadata(byline_metadata(page_lines(blocks), head, lines or None))
     if budget.exceeded():
         return Extraction.failure("timeout", encoding, method)
-    meta = byline_metadata(page_lines(blocks), head)
+    meta = byline_metadata(page_lines(blocks), head, lines)
     return Extraction(
         title=meta.title,
         author=meta.author,
         published_at=meta.published_at,
+        authors=meta.authors,
+        modified_at=meta.modified_at,
+        site_name=meta.site_name,
         body=body,
         language=detect_language(body),
         method=method,

@@ -1,0 +1,190 @@
+"""What a page's markup states about its article, read in one walk of the parsed tree before it is cleaned:
+<meta> tags, JSON-LD, microdata (itemprop), <time>, <h1>, <title>, rel=author links and the elements whose
+class or id names an author, byline or date. The field modules (dates, bylines, titles) choose from it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+# Class/id words that mark a byline or date element (WordPress, Drupal, hAtom, news CMS conventions, and the
+# Chinese portals' pinyin: zuozhe = author, fabu/pubtime = publish time). Matched inside one class token or the
+# id ("post-author", "entry-date", "article__byline"), so "authority" or "update" match too: the readers check
+# what they find (a name, a date) before using it.
+AUTHOR_NAMES = re.compile(r"author|byline|by-line|writer|creator|reporter|zuozhe|journalist")
+DATE_NAMES = re.compile(r"date|publish|posted|pubtime|pub-time|pub_time|timestamp|time-stamp|fabu|entry-time|"
+                        r"post-time|post_time|article-time|article_time|news-time|news_time|^time$")
+# Links to an author's page on the site: /author/jane-roe, /blog/authors/jane-roe/, /contributors/jane-roe.
+AUTHOR_HREF = re.compile(r"^(?:https?://[^/]+)?(?:/[\w.-]+)*/(?:author|authors|autor|autores|writers?|contributors?|"
+                         r"columnists?|reporters?|journalists?)/[\w%.\-]+/?(?:$|[?#])", re.IGNORECASE)
+_HREF_HINT = re.compile(r"author|autor|writer|contributor|columnist|reporter|journalist", re.IGNORECASE)
+# JSON-LD: at most this many objects per page (a page with a huge product graph is not read past it).
+MAX_JSON_LD_OBJECTS = 200
+MAX_MARKED = 50  # class-marked elements kept per kind, in document order (the first ones are near the top)
+
+
+@dataclass
+class PageMarkup:
+    meta: dict[str, list[str]] = field(default_factory=dict)  # lower-cased name/property -> contents in order
+    json_ld: list[dict] = field(default_factory=list)
+    itemprops: list[tuple[str, etree._Element]] = field(default_factory=list)  # (lower-cased itemprop, element)
+    times: list[etree._Element] = field(default_factory=list)
+    h1s: list[etree._Element] = field(default_factory=list)
+    title: str | None = None
+    rel_authors: list[etree._Element] = field(default_factory=list)
+    author_links: list[etree._Element] = field(default_factory=list)  # <a href="/author/jane-roe">
+    author_marked: list[etree._Element] = field(default_factory=list)
+    date_marked: list[etree._Element] = field(default_factory=list)
+
+    def first_meta(self, *names: str) -> str | None:
+        for name in names:
+            for value in self.meta.get(name, ()):
+                if value.strip():
+                    return value.strip()
+        return None
+
+
+_AUTHOR, _DATE = 1, 2
+# Marks per class token, shared across pages (sites and CSS frameworks repeat their tokens); emptied when it
+# reaches this size so a long crawl's memory stays bounded (~100k short strings, a few MB).
+_TOKEN_CACHE_SIZE = 100_000
+_token_marks: dict[str, int] = {}
+
+
+def _token_mark(token: str) -> int:
+    mark = _token_marks.get(token)
+    if mark is None:
+        lowered = token.lower()
+        mark = (_AUTHOR if AUTHOR_NAMES.search(lowered) else 0) | (_DATE if DATE_NAMES.search(lowered) else 0)
+        if len(_token_marks) >= _TOKEN_CACHE_SIZE:
+            _token_marks.clear()
+        _token_marks[token] = mark
+    return mark
+
+
+def _class_mark(names: str) -> int:
+    """Marks of a whole class attribute (cached as a whole too: a page repeats its class strings)."""
+    mark = _token_marks.get(names)
+    if mark is None:
+        mark = 0
+        for token in names.split():
+            mark |= _token_mark(token)
+        _token_marks[names] = mark
+    return mark
+
+
+_SKIPPED_TAGS = frozenset({"html", "body", "meta", "link", "head", "style", "noscript"})
+
+
+def read_markup(root: etree._Element) -> PageMarkup:
+    """One walk over the elements, reading each one's attributes once (`items()`: one call, empty for most);
+    class names are tested per token with a cache. The cost is the walk (~1 ms for a 2,000-element page)."""
+    markup = PageMarkup()
+    author_marked, date_marked, itemprops = markup.author_marked, markup.date_marked, markup.itemprops
+    for element in root.iter(etree.Element):
+        tag = element.tag
+        if tag in _SPECIAL_TAGS:
+            _read_special(element, tag, markup)
+        attributes = element.items()
+        if not attributes:
+            continue
+        mark = 0
+        for name, value in attributes:
+            if name == "class":
+                mark |= _class_mark(value)
+            elif name == "id":
+                mark |= _token_mark(value)
+            elif name == "itemprop":
+                itemprops.append((value.strip().lower(), element))
+            elif name == "rel":
+                if "author" in value.lower().split():
+                    markup.rel_authors.append(element)
+            elif name == "href" and tag == "a" and len(markup.author_links) < MAX_MARKED:
+                if _HREF_HINT.search(value) and AUTHOR_HREF.search(value):
+                    markup.author_links.append(element)
+        if mark and tag not in _SKIPPED_TAGS:
+            if mark & _AUTHOR and len(author_marked) < MAX_MARKED:
+                author_marked.append(element)
+            if mark & _DATE and len(date_marked) < MAX_MARKED:
+                date_marked.append(element)
+    return markup
+
+
+_SPECIAL_TAGS = frozenset({"meta", "script", "time", "h1", "title"})
+
+
+def _read_special(element: etree._Element, tag: str, markup: PageMarkup) -> None:
+    if tag == "meta":
+        key = (element.get("property") or element.get("name") or element.get("itemprop") or "").strip().lower()
+        content = element.get("content")
+        if key and content:
+            markup.meta.setdefault(key, []).append(content)
+    elif tag == "script":
+        if element.text and (element.get("type") or "").strip().lower() == "application/ld+json":
+            _read_json_ld(element.text, markup.json_ld)
+    elif tag == "time":
+        markup.times.append(element)
+    elif tag == "h1":
+        markup.h1s.append(element)
+    elif markup.title is None:
+        markup.title = element.text
+
+
+def _read_json_ld(text: str, objects: list[dict]) -> None:
+    try:
+        data = json.loads(text.strip().rstrip(";"))
+    except ValueError:
+        return
+    stack = [data]
+    while stack and len(objects) < MAX_JSON_LD_OBJECTS:
+        item = stack.pop(0)
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            objects.append(item)
+            graph = item.get("@graph")
+            if isinstance(graph, list):
+                stack.extend(graph)
+            main = item.get("mainEntity") or item.get("mainEntityOfPage")
+            if isinstance(main, dict) and ("@type" in main and main.get("headline") or main.get("datePublished")):
+                stack.append(main)
+
+
+def ld_types(item: dict) -> set[str]:
+    kind = item.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return {k.rsplit("/", 1)[-1].lower() for k in kinds if isinstance(k, str)}
+
+
+# JSON-LD types that describe an article (schema.org CreativeWork kinds used for news and blog posts).
+ARTICLE_TYPES = frozenset({
+    "article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
+    "backgroundnewsarticle", "reviewnewsarticle", "techarticle", "scholarlyarticle", "socialmediaposting",
+    "liveblogposting", "report", "review", "posting", "advertisercontentarticle", "satiricalarticle", "howto",
+    "recipe", "medicalwebpage", "creativework", "discussionforumposting", "qapage", "videoobject", "event",
+})  # fmt: skip
+
+
+def article_objects(markup: PageMarkup) -> list[dict]:
+    """JSON-LD objects describing an article first, then web pages, then the rest (that order is what the
+    readers trust: a WebPage's dates are often the page's, not the story's)."""
+    articles = [o for o in markup.json_ld if ld_types(o) & ARTICLE_TYPES]
+    pages = [o for o in markup.json_ld if "webpage" in ld_types(o) or "itempage" in ld_types(o)]
+    rest = [o for o in markup.json_ld if o not in articles and o not in pages]
+    return articles + pages + rest
+
+
+def text_of(element: etree._Element, limit: int = 400) -> str:
+    """The element's text, spaces collapsed, cut at `limit` characters."""
+    parts: list[str] = []
+    size = 0
+    for piece in element.itertext():
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    return " ".join(" ".join(parts).split())[:limit]

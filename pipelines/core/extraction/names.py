@@ -1,0 +1,226 @@
+"""Person names in bylines: cleaning (labels, roles, dates, e-mail addresses removed), splitting (`A and B`, `A、B`)
+and the checks that tell a name from site chrome, a date, a role, an organisation or a source. Kept as data.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# Not the author: what follows these labels is an editor, reviewer, photographer or sponsor.
+NOT_AUTHOR_LABEL = re.compile(
+    r"^\s*(?:last\s+)?(?:updated|reviewed|edited|fact[- ]?checked|medically\s+reviewed|photos?|photograph(?:s|y)?|"
+    r"illustrations?|images?|video|translated|produced|sponsored|presented|powered|designed|developed|"
+    r"hosted|narrated|curated)\s+(?:by|from)\b|^\s*(?:责任编辑|责编|编辑|来源|稿源|出处|摄影|图片|校对|审核)",
+    re.IGNORECASE,
+)
+# Labels in front of the name.
+LABEL = re.compile(
+    r"^\s*(?:(?:(?:view|see)\s+all\s+(?:posts|articles|stories)|more\s+(?:posts|articles|stories)|all\s+posts|"
+    r"insights|written|posted|story|words|text|reported|article|published|compiled|recipe|contributed|"
+    r"(?:a\s+)?(?:guest\s+)?post|submitted)\s+)?(?:by|from)\s*:?\s+|^\s*(?:about\s+the\s+authors?|authors?|"
+    r"writer|reporter|byline|posted\s+by|contributor)\s*[:：]?\s+|^\s*(?:作\s*者|记\s*者|文|撰文|编者)\s*[:：/]\s*",
+    re.IGNORECASE,
+)
+# What follows a name in a byline and is not part of it: separators, dates, times, "Updated ...", "says".
+NAME_END = re.compile(
+    r"\s*(?:[|•·⋅∙‧—–/]|\s-\s|\bon\s+(?:\w+day|\w+\s+\d|\d)|\bon\s*$|\bupdated\b|\bpublished\b|\bposted\b|"
+    r"\blast\s+updated\b|\breviewed\b|\bfact[- ]checked\b|\bmedically\b|\bsays\b|\bwrote\b|"
+    r"\bin\s+(?:news|blog|guides?|articles?)\b|\d{1,2}\s*(?:min|minute)s?\b|\b\d{4}-\d{2}-\d{2}|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\d{1,2}\s+(?:jan|feb|mar|apr|may|"
+    r"jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}/\d{1,2}/|\bfor\s+[A-Z]|\bfollow\b|\bemail\b|\bview\s+all|"
+    r"\bmore\s+(?:from|by|posts|articles)|\bread\s+more|\bphotograph|\bconnect\s+on|"
+    r"\s(?:发表于|发布于|发布时间|时间|日期|来源|阅读|评论|点击|责任编辑|编辑)|[:：]\s*\d)",
+    re.IGNORECASE,
+)
+SPLIT = re.compile(r"\s+(?:and|&|und|et|y|e)\s+|\s*[;；、]\s*|\s+with\s+|\s*&amp;\s*", re.IGNORECASE)
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_URL = re.compile(r"https?://\S+|www\.\S+")
+# Roles that follow a name in author boxes ("Jane Roe Senior Writer", "Jane Roe, Founder at Acme").
+ROLE_WORDS = frozenset(
+    "founder co-founder cofounder ceo cto cmo coo editor writer reporter correspondent manager engineer specialist "
+    "analyst director expert contributor columnist producer strategist consultant coordinator officer president "
+    "vp head senior chief lead principal associate staff freelance contributing managing executive deputy "
+    "marketing content digital tech technology seo certified licensed registered member partner owner "
+    "winemaker journalist blogger".split()
+)  # fmt: skip
+# Words that make a text something other than a person's name (site chrome, placeholders, UI).
+NOT_A_NAME = frozenset(
+    "admin administrator unknown none null anonymous guest user editor editors author authors by staff team "
+    "contributor contributors published posted updated share comments comment reply home menu login log sign in "
+    "subscribe follow view more read about contact search privacy terms cookie newsletter advertisement "
+    "sponsored here bio biography linkedin twitter facebook instagram profile website name email required "
+    "posts articles all page head extra undefined true false no not available n/a".split()
+)  # fmt: skip
+# Chinese surnames (the ~400 most frequent single-character ones and the common compound ones): a name read
+# without a label (记者 X, （X）, 编辑 X) must start with one, so bracketed words of prose ("（含税）") are no name.
+ZH_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜"
+    "崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫阎段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施"
+    "文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛"
+    "曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席"
+    "卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝官封谈匡鞠惠荆乐冀郁"
+    "胥南班储原栗燕楚鄢劳谌奚皮粟冼蔺楼满闻位厉伊仝区郜海阚花权强帅屠豆朴盖练廉禹井祖漆巴丰支卿国狄平计索宣晋相"
+    "初门云容敬来扈晁芮都普阙浦戈伏鹿薄邸雍辜羊阿乌母裘亓修邰赫杭况那宿鲜印逯隆茹诸战慕危玉银亢嵇公哈湛宾戎勾茅"
+    "利於呼居揭干但尉冶斯元束檀衣信展阴昝智幸奉植衡富尧闭由钮郦颉訾"
+)  # fmt: skip
+ZH_COMPOUND_SURNAMES = ("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "令狐", "夏侯",
+                        "长孙", "宇文", "司徒", "端木", "西门", "南宫", "独孤", "百里", "呼延")
+
+
+def han_person_name(name: str) -> bool:
+    """A Chinese name as written in an unlabelled byline: a surname, then one or two characters (three after a
+    compound surname; a transliterated name with · may be longer)."""
+    if "·" in name:
+        return 3 <= len(name) <= 12
+    if name.startswith(ZH_COMPOUND_SURNAMES):
+        return 3 <= len(name) <= 4
+    return 2 <= len(name) <= 3 and name[0] in ZH_SURNAMES
+
+
+ALWAYS_NOT_A_NAME = frozenset("admin administrator webmaster root sign login".split())
+# Chinese words that byline patterns catch but that are no name (labels, pronouns, verbs of prose).
+ZH_NOT_A_NAME = frozenset(
+    "本文 本报 本站 本网 时间 日期 来源 发布 发表 编辑 责任 作者 记者 通讯员 阅读 评论 点击 访问 统计 进来 采访 "
+    "报道 我们 他们 你们 网友 用户 管理员 匿名 佚名 未知 转载 原创 摘自 整理 推荐 关闭 窗口 关闭窗口 打印 收藏 返回 "
+    "顶部 未完待续 全文 组图 视频 图片 主办 承办 协办 无内容 简体 繁体 简体中 首页 粉丝 关注 加关注 搜狐号 包括 "
+    "播报 分享 举报 私信 订阅 作品 文章数".split()
+)  # fmt: skip
+ORGANISATION_WORDS = re.compile(
+    r"\b(?:inc|llc|ltd|limited|corp|corporation|company|group|media|news|press|agency|foundation|institute|"
+    r"university|association|society|council|department|ministry|office|network|magazine|journal|times|post|"
+    r"daily|herald|tribune|gazette|studios?|labs?|solutions|services|technologies|systems|hospital|clinic|"
+    r"bank|partners|llp|gmbh|plc|centre|center|platform|official)\b|报社?|社$|网$|网络|台$|局$|部$|委$|集团|"
+    r"公司|中心|频道|新闻|日报|晚报|时报|政府|研究院|协会",
+    re.IGNORECASE,
+)
+_HAN = re.compile(r"^[\u4e00-\u9fff·]+$")
+_HAN_ANY = re.compile(r"[\u4e00-\u9fff]")
+_HAN_PUNCTUATION = re.compile(r"[，。！？“”：；、《》「」…]")
+_EDGE_SYMBOLS = re.compile(r"^[^\w(（]+|[^\w.)）]+$")
+# Role words in front of a Chinese name: 记者惠禾 -> 惠禾, 本报记者 李明 -> 李明.
+ZH_ROLE_PREFIX = re.compile(r"^(?:本报|本刊|本台|本网)?(?:特约|实习|首席)?(?:记者|通讯员|撰稿人?|编辑|作者)"
+                            r"\s*[:：]?\s*")
+_LATIN = re.compile(r"[A-Za-z]")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_NOT_NAME_TEXT = re.compile(
+    r"[\"=<>{}\[\]]|\bby$|^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?$|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d+\s+(?:jan|feb|mar|apr|may|jun|jul|aug|"
+    r"sep|oct|nov|dec)[a-z]*\b|作者|文章|记者|编辑|来源|时间|日期|发布|评论|阅读",
+    re.IGNORECASE,
+)
+PARTICLES = frozenset("van von der den de del della di da du la le al el bin ibn st dos das y".split())
+MAX_NAME_CHARS = 60
+MAX_AUTHORS = 8
+
+
+def clean_name(text: str | None, strict: bool = True) -> str | None:
+    """A byline's name: labels, trailing roles/dates/separators and decoration removed; None when no name remains.
+
+    `strict` (text read from the page rather than a structured field) also asks a Latin name for capitals."""
+    if not text or not isinstance(text, str):
+        return None
+    text = " ".join(html.unescape(text).split())
+    if NOT_AUTHOR_LABEL.search(text):
+        return None
+    text = _URL.sub(" ", _EMAIL.sub(" ", text))
+    for _ in range(2):
+        text = LABEL.sub("", text)
+    end = NAME_END.search(text)
+    if end and end.start() > 0:
+        text = text[: end.start()]
+    if _HAN_ANY.search(text):
+        text = ZH_ROLE_PREFIX.sub("", text.strip()).strip()
+    if _NOT_NAME_TEXT.search(text.strip()):
+        return None  # markup ('size="20'), a label ("Written by"), a date ("July 22")
+    text = re.sub(r"[\s\d*†‡]+$", "", text).strip(" ,.:;-–—|·•()[]（）【】\"'“”@")
+    text = _EDGE_SYMBOLS.sub("", text)
+    if text.count("(") > text.count(")"):
+        text += ")"
+    if _NOT_NAME_TEXT.search(text):
+        return None
+    text = _drop_role(text) if strict else text
+    if not text or len(text) > MAX_NAME_CHARS or "://" in text or text.startswith("/"):
+        return None
+    if _YEAR.search(text) or (re.search(r"\d", text) and not re.search(r"[A-Za-z]{3}", text)):
+        return None
+    if _HAN.match(text.replace(" ", "")):
+        return text if _han_name_ok(text) else None
+    if _HAN_ANY.search(text) and (_HAN_PUNCTUATION.search(text) or len(text.split("(")[0]) > 12):
+        return None  # a headline or a sentence, not a name
+    words = [word.strip(".,'’()（）") for word in text.split()]
+    words = [word for word in words if word]
+    lowered = [word.lower() for word in words]
+    if not words or all(word in NOT_A_NAME for word in lowered) or sum(word in NOT_A_NAME for word in lowered) > 1:
+        return None
+    if len(words) > 6 or (text.count(".") >= 2 and " " not in text):
+        return None  # a sentence; a template placeholder ("page.head.author")
+    lower = sum(not w[:1].isupper() for w in words if w.lower() not in PARTICLES and _LATIN.match(w))
+    if strict and _LATIN.search(text) and len(words) > 1 and lower > (0 if len(words) <= 2 else 1):
+        return None  # lower-case words: prose, not a name
+    if any(word in ALWAYS_NOT_A_NAME for word in lowered) or (len(words) == 1 and words[0].isupper() and
+                                                               len(words[0]) <= 5 and _LATIN.search(words[0])):
+        return None  # "NOC Admin"; an acronym ("WRAL") is a site or an organisation
+    return text
+
+
+def _drop_role(text: str) -> str:
+    """"Jane Roe Senior Writer" -> "Jane Roe": cut at the first role word after two name words."""
+    if "(" in text:
+        inside = text.split("(", 1)[1].strip(" )").split()
+        if inside and inside[0].lower() in ROLE_WORDS:
+            text = text.split("(", 1)[0].strip()
+    words = text.split()
+    for index, word in enumerate(words):
+        if index >= 2 and word.lower().strip(",.") in ROLE_WORDS:
+            return " ".join(words[:index]).rstrip(",")
+    return text
+
+
+def _han_name_ok(text: str) -> bool:
+    parts = text.split()
+    return all(2 <= len(part) <= 8 and part not in ZH_NOT_A_NAME and not ORGANISATION_WORDS.search(part)
+               for part in parts)
+
+
+def split_names(text: str | None, strict: bool = True) -> tuple[str, ...]:
+    """Several names in one byline (`A and B`, `A, B and C`, `王建宏 张文攀`, `A、B`); parts that are an
+    organisation ("Jane Roe, The Daily Post") are dropped when a person remains."""
+    if not text or not isinstance(text, str):
+        return ()
+    if NOT_AUTHOR_LABEL.search(text):
+        return ()
+    raw = " ".join(html.unescape(text).split())
+    raw = _cut_role_tail(LABEL.sub("", raw)) if strict else LABEL.sub("", raw)
+    parts = [p for p in SPLIT.split(raw) if p and p.strip()]
+    if len(parts) == 1 and _HAN.match(raw.replace(" ", "")) and " " in raw.strip():
+        parts = raw.split()
+    spread: list[str] = []
+    for part in parts:
+        pieces = part.split(",")
+        if len(pieces) > 1 and all(len(p.split()) >= 2 or _HAN.match(p.strip()) for p in pieces if p.strip()):
+            spread.extend(pieces)  # "Jane Roe, John Doe" (but not "Jane Roe, MD")
+        else:
+            spread.append(part)
+    names = [clean_name(part, strict) for part in spread]
+    names = [name for name in dict.fromkeys(n for n in names if n)]
+    people = [name for name in names if not is_organisation_name(name)]
+    return tuple(people or names)[:MAX_AUTHORS]
+
+
+def _cut_role_tail(text: str) -> str:
+    """"Jane Roe, Home & Security Expert" -> "Jane Roe": a comma followed by a role ends the names."""
+    parts = text.split(",")
+    for index in range(1, len(parts)):
+        if any(word.lower().strip(".").split("-")[0] in ROLE_WORDS for word in " ".join(parts[index:]).split()):
+            return ",".join(parts[:index])
+    return text
+
+
+def is_organisation_name(name: str) -> bool:
+    return bool(ORGANISATION_WORDS.search(name)) or name.lower().startswith("the ") or \
+        bool(re.search(r"\.(?:com|org|net|cn|co|io)\b", name, re.IGNORECASE))
+
+
+def name_key(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()

@@ -1,0 +1,127 @@
+"""Authors (issue 17's error classes): markup conventions, byline lines in English and Chinese, organisations,
+sources and editors; on our own pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.core.extraction import extract
+from pipelines.core.extraction.bylines import line_authors
+from pipelines.core.extraction.names import split_names
+
+BODY_EN = ("<p>The river authority opened the new footbridge on a grey morning, and the first walkers crossed before "
+           "the ribbon was cut. Engineers had worked through the winter to finish the deck.</p><p>Residents said the "
+           "crossing halves the walk to the station; the council will publish traffic counts after a month.</p>")
+BODY_ZH = ("<p>市河道管理部门在一个阴天的早晨开放了新建的人行桥，市民在剪彩前就已经走过桥面。工程人员整个冬天都在施工，"
+           "终于在春节前完成了桥面铺设。</p><p>附近居民说，新桥让去车站的路程缩短了一半。市政部门表示，通行一个月后将公布人流统计。"
+           "</p>")
+
+
+def page(byline: str = "", head: str = "", body: str = BODY_EN, title: str = "Footbridge opens over the river",
+         before: str = "", after: str = "") -> str:
+    return (f"<html><head><title>{title}</title>{head}</head><body><header><a href='/'>Example Gazette</a></header>"
+            f"{before}<article><h1>{title}</h1>{byline}{body}{after}</article>"
+            "<footer><p>© 2026 Example Gazette</p></footer></body></html>")
+
+
+def authors(html: str, url: str = "https://example.com/news/footbridge") -> tuple[str, ...]:
+    result = extract(html, url)
+    assert result.is_article
+    return result.authors
+
+
+@pytest.mark.parametrize("byline", [
+    '<span class="author">Jane Roe</span>',
+    '<div class="post-author"><span>Jane Roe</span><span>Senior Transport Reporter</span></div>',
+    '<p>By <a rel="author" href="/about">Jane Roe</a></p>',
+    '<span itemprop="author" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Jane Roe</span>'
+    '</span>',
+    '<p>By Jane Roe</p>',
+    '<p>By: Jane Roe | March 3, 2025</p>',
+    '<p>Written by Jane Roe</p>',
+    '<p>Written by</p><p>Jane Roe</p>',
+    '<p><a href="/authors/jane-roe/">Jane Roe</a></p>',
+])
+def test_author_markup_and_byline_lines(byline):
+    assert authors(page(byline)) == ("Jane Roe",)
+
+
+def test_author_past_the_first_forty_lines():
+    menu = "<ul>" + "".join(f"<li><a href='/s{n}'>Section {n}</a></li>" for n in range(60)) + "</ul>"
+    assert authors(page("<p>By Jane Roe and John Doe</p>", before=menu)) == ("Jane Roe", "John Doe")
+
+
+def test_structured_data_first_and_an_organisation_is_no_author():
+    head = ('<script type="application/ld+json">{"@context":"https://schema.org","@graph":['
+            '{"@type":"NewsArticle","headline":"Footbridge opens over the river",'
+            '"author":{"@id":"https://example.com/#/person/jr"}},'
+            '{"@type":"Person","@id":"https://example.com/#/person/jr","name":"Jane Roe"}]}</script>')
+    assert authors(page("<p>By The Desk</p>", head=head)) == ("Jane Roe",)  # @id resolved, JSON-LD first
+    org = ('<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization",'
+           '"name":"Example Gazette"}}</script><meta property="og:site_name" content="Example Gazette">')
+    assert authors(page('<p class="byline">By Jane Roe</p>', head=org)) == ("Jane Roe",)
+    assert authors(page(head=org)) == ("Example Gazette",)  # nothing else named: the organisation stays
+
+
+def test_a_box_of_author_links_is_no_byline():
+    names = ["Ann Lee", "Bo Chan", "Cy Young", "Di Moss", "Ed Park", "Flo Tran", "Gus Hale", "Hal Ruiz"]
+    box = ('<div class="author-list">' + "".join(f'<a href="/u/{n}">{name}</a> ' for n, name in enumerate(names))
+           + "<p>Follow our writers for more stories about bridges and rivers.</p></div>")
+    assert authors(page(after=box)) == ()
+
+
+def test_commenters_are_no_authors():
+    comments = ('<div id="comments"><div class="comment"><span class="comment-author">Florence says</span>'
+                '<p>Lovely bridge.</p></div></div>')
+    assert authors(page(after=comments)) == ()
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("作者：张三", ("张三",)),
+    ("记者 徐睿翔", ("徐睿翔",)),                       # no colon
+    ("新华日报·交汇点记者 徐睿翔", ("徐睿翔",)),
+    ("光明日报记者 王建宏 张文攀", ("王建宏", "张文攀")),
+    ("（实习记者 樊亮 张明超 记者惠禾）", ("樊亮", "张明超", "惠禾")),
+    ("据新华社拉萨电（记者 格桑边觉）记者近日从自治区农业农村厅了解到", ("格桑边觉",)),
+    ("（姚峰 上海报道）", ("姚峰",)),
+    ("（袁源）", ("袁源",)),
+    ("[ 黄宇 ] 来源：[ 国际金融报 ]", ("黄宇",)),
+    ("本贴由大卫于2005年8月12日16:12:21在论坛发表", ("大卫",)),
+    ("作者:zboygirl 阅读(1660) 评论(5)", ("zboygirl",)),
+    ("作者：芊草凡凡 时间：2005-08-22", ("芊草凡凡",)),
+])
+def test_chinese_bylines(line, expected):
+    assert line_authors([line])[0].names == expected
+
+
+@pytest.mark.parametrize("line", ["来源：新华社", "近日，本刊记者经历了近4个小时的车程", "记者了解到", "（含税）",
+                                  "（关闭窗口）", "■该作者文章"])
+def test_chinese_lines_that_name_no_author(line):
+    assert [c for c in line_authors([line]) if c.source != "editor"] == []
+
+
+def test_a_source_is_no_author_and_an_editor_only_when_no_one_else_is_named():
+    zh = page("<p>2022-02-13 09:57 来源：本地日报 编辑：孙桂芳</p>", body=BODY_ZH, title="城市新建人行桥正式通行")
+    assert authors(zh, "https://example.cn/a/1.html") == ("孙桂芳",)
+    with_reporter = page("<p>来源：本地日报</p><p>本报记者 王建宏</p>", body=BODY_ZH, title="城市新建人行桥正式通行",
+                         after="<p>（责任编辑：孙桂芳）</p>")
+    assert authors(with_reporter, "https://example.cn/a/1.html") == ("王建宏",)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Jane Roe, John Doe", ("Jane Roe", "John Doe")),
+    ("Angela Holliday-Bell, MD", ("Angela Holliday-Bell, MD",)),
+    ("Paul Frew, Home & Digital Security Expert", ("Paul Frew",)),
+    ("Manoj Jain and Jagpreet Chhatwal, The Commercial Appeal", ("Manoj Jain", "Jagpreet Chhatwal")),
+    ("Harry Rabinowitz Tech Reporter", ("Harry Rabinowitz",)),
+    ("View all posts by Jessie Festa →", ("Jessie Festa",)),
+    ("Updated by Jon Linkov", ()),
+    ("Sat, 20 Dec, 2025", ()),
+    ("NOC Admin", ()),
+    ("Sign In", ()),
+    ("ops@example.com", ()),
+    ("No Author", ()),
+    ("黑利突然宣布，将在大选中支持特朗普！", ()),  # a headline in a link list, not a name
+])
+def test_names(text, expected):
+    assert split_names(text) == expected

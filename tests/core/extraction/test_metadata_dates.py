@@ -1,0 +1,136 @@
+"""Dates as pages write them (issue 17's error classes), on our own strings and pages."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from pipelines.core.extraction import extract
+from pipelines.core.extraction.date_sources import DateCandidate, choose_dates
+from pipelines.core.extraction.dates import parse_date, parse_month, url_date
+
+TODAY = date(2026, 11, 24)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("16.12.2012", "2012-12-16"),                      # day-first, dotted
+    ("Stand: 03.04.2021 14:05", "2021-04-03T14:05:00"),
+    ("20/05/2024", "2024-05-20"),                      # the numbers say day-first
+    ("05/20/2024", "2024-05-20"),                      # month-first
+    ("05/06/2024", "2024-05-06"),                      # ambiguous slashes: month-first
+    ("19. Juli 2014", "2014-07-19"),                   # German month
+    ("December 29th 2019", "2019-12-29"),              # ordinal
+    ("29th of December, 2019", "2019-12-29"),
+    ("Dec. 29, 2019", "2019-12-29"),
+    ("29 décembre 2019, 10h30", "2019-12-29T10:30:00"),
+    ("5 de mayo de 2024", "2024-05-05"),               # Spanish
+    ("12 marzo 2023", "2023-03-12"),                   # Italian
+    ("7 мая 2022", "2022-05-07"),                      # Russian, genitive
+    ("2023 Jan 7;15(1)", "2023-01-07"),                # citation style
+    ("Published Mar. 5, 2024 at 3:04 p.m.", "2024-03-05T15:04:00"),
+    ("7/5/2005 9:23:57 PM", "2005-07-05T21:23:57"),
+    ("2024年5月20日 14:33", "2024-05-20T14:33:00"),
+    ("2024年5月20日14时33分", "2024-05-20T14:33:00"),
+    ("发布时间：2022-02-13 20:04:17", "2022-02-13T20:04:17"),
+    ("2005-5-7 21:23:57", "2005-05-07T21:23:57"),
+])
+def test_spellings_of_a_day(text, expected):
+    assert parse_date(text, TODAY) == expected
+
+
+def test_offsets_are_kept_as_the_page_writes_them():
+    assert parse_date("2024-05-20T01:30:00+08:00", TODAY) == "2024-05-20T01:30:00+08:00"  # not 2024-05-19 UTC
+    assert parse_date("2024-05-20T01:30:00+0800", TODAY) == "2024-05-20T01:30:00+08:00"
+    assert parse_date("2024-05-20T01:30:00Z", TODAY) == "2024-05-20T01:30:00+00:00"
+    assert parse_date("2024-05-20 01:30", TODAY) == "2024-05-20T01:30:00"  # no offset stated: none added
+
+
+@pytest.mark.parametrize("text", ["no date here", "in 2024 may 5 people came", "© 2025 Example Ltd",
+                                  "2031-01-01", "1970-01-01", "31.02.2024", "12:30"])
+def test_what_is_no_publication_day(text):
+    assert parse_date(text, TODAY) is None
+
+
+def test_month_precision_and_url_dates():
+    assert parse_month("——《北京之春》1998年3月号", TODAY) == "1998-03"
+    assert parse_month("Last updated: June 2022", TODAY) == "2022-06"
+    assert parse_month("2024年5月20日", TODAY) is None  # a day, not a month
+    assert url_date("https://example.com/news/2024/05/20/story.html", TODAY) == "2024-05-20"
+    assert url_date("https://example.com/a/20240520/123.shtml", TODAY) == "2024-05-20"
+    assert url_date("https://example.com/2024/99/story", TODAY) is None
+
+
+def _candidate(source: str, value: str, kind: str = "published") -> DateCandidate:
+    return DateCandidate(source, value, kind)
+
+
+def test_a_utc_stamp_one_day_off_yields_to_the_pages_own_offset():
+    chosen = choose_dates([_candidate("meta", "2025-12-19T02:41:41+00:00"),
+                           _candidate("time", "2025-12-18T21:46:01-05:00", "unlabelled")])
+    assert chosen.published == "2025-12-18T21:46:01-05:00"
+
+
+def test_a_generation_stamp_yields_to_an_earlier_visible_date():
+    # JSON-LD published == modified (the page's build time) and the byline shows an earlier day.
+    chosen = choose_dates([_candidate("jsonld", "2025-06-24"), _candidate("jsonld", "2025-06-24", "modified"),
+                           _candidate("line", "2024-08-25", "unlabelled")])
+    assert chosen.published == "2024-08-25" and chosen.modified == "2025-06-24"
+
+
+PAGE = """<html><head><title>{title}</title>{head}</head><body>
+<header><a href="/">Example Gazette</a><nav>{nav}</nav></header>
+<article><h1>{title}</h1>{byline}
+<p>The river authority opened the new footbridge on a grey morning, and the first walkers crossed before the
+ribbon was cut. Engineers had worked through the winter to finish the deck.</p>
+<p>Residents said the crossing halves the walk to the station; the council will publish traffic counts after a
+month of use, and cyclists have asked for a ramp on the northern side.</p>{after}</article></body></html>"""
+
+
+def page(title="Footbridge opens over the river", head="", byline="", after="", nav=""):
+    return PAGE.format(title=title, head=head, byline=byline, after=after, nav=nav)
+
+
+def test_a_date_line_past_the_first_forty_lines_is_read():
+    nav = "".join(f"<li><a href='/s{n}'>Section {n}</a></li>" for n in range(60))
+    result = extract(page(nav=f"<ul>{nav}</ul>", byline="<p>Published 19. Juli 2014</p>"),
+                     "https://example.com/story")
+    assert result.is_article and result.published_at == "2014-07-19"
+
+
+def test_custom_meta_time_outside_the_head_and_url_dates():
+    custom = extract(page(head='<meta name="w-published-date" content="2025-05-27T06:03:43Z">'),
+                     "https://example.com/story")
+    assert custom.published_at == "2025-05-27T06:03:43+00:00"
+    time_in_body = extract(page(byline='<div class="meta"><time datetime="2024-11-02T08:00:00+01:00">2 Nov</time>'
+                                       '</div>'), "https://example.com/story")
+    assert time_in_body.published_at == "2024-11-02T08:00:00+01:00"
+    from_url = extract(page(), "https://example.com/2023/03/07/footbridge-opens.html")
+    assert from_url.published_at == "2023-03-07"
+
+
+def test_a_modified_date_is_kept_apart():
+    head = ('<meta property="article:published_time" content="2024-01-10T09:00:00+08:00">'
+            '<meta property="article:modified_time" content="2024-02-01T10:00:00+08:00">')
+    result = extract(page(head=head), "https://example.com/story")
+    assert result.published_at == "2024-01-10T09:00:00+08:00"
+    assert result.modified_at == "2024-02-01T10:00:00+08:00"
+
+
+def test_chinese_date_lines():
+    zh = PAGE.format(title="城市新建人行桥正式通行", head="", nav="", after="", byline=(
+        "<div class='info'>2022-02-13 20:04:17 来源：本地日报</div>")).replace(
+        "The river authority",
+        "市河道管理部门在一个阴天的早晨开放了新建的人行桥，市民在剪彩前就已经走过桥面。工程人员整个冬天都在施工。"
+        "The river authority")
+    assert extract(zh.encode("gb18030"), "https://example.cn/a/1.html",
+                   content_type="text/html; charset=gbk").published_at == "2022-02-13T20:04:17"
+
+
+def test_a_listing_keeps_its_json_ld_date():
+    links = "".join(f"<li><a href='/a{n}'>Another headline number {n} about the town</a></li>" for n in range(40))
+    listing = (f'<html><head><script type="application/ld+json">{{"@type":"CollectionPage","datePublished":'
+               f'"2024-03-05T08:30:00+08:00","name":"Town news"}}</script></head><body><ul>{links}</ul></body></html>')
+    result = extract(listing, "https://example.com/town/")
+    assert not result.is_article and result.reason == "listing_page"
+    assert result.published_at == "2024-03-05T08:30:00+08:00"
