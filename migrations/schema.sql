@@ -101,6 +101,13 @@ CREATE TABLE line_noise_articles (
 );
 CREATE INDEX line_noise_articles_site_idx ON line_noise_articles (site_id);
 
+-- The extractor's line kinds of each counted body (migrations/0012): a re-clean keeps code and headings.
+CREATE TABLE line_noise_line_kinds (
+    url        text PRIMARY KEY,
+    body_hash  text NOT NULL,
+    kinds      text NOT NULL                    -- one character per body line (body.split('\n'))
+);
+
 CREATE TABLE line_noise_allowlist (
     site_id    integer NOT NULL REFERENCES sites (id),
     line_hash  uuid NOT NULL,
@@ -275,7 +282,7 @@ CREATE FUNCTION near_duplicate_candidates_batch(
     role text, article integer, id bigint, url text, exact boolean, near boolean, shared integer,
     source_hash text, canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real,
     has_members boolean, language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[],
-    shingle_count integer, token_count integer, body_hash text
+    shingle_count integer, token_count integer, body_hash text, site_id integer
 ) LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET jit = off AS $$
 #variable_conflict use_column
@@ -332,12 +339,12 @@ BEGIN
            (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),
            f.duplicate_method, f.duplicate_score,
            EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id),
-           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text
+           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text, f.site_id
     FROM batch b JOIN near_duplicate_features f ON f.id = b.self_id
     UNION ALL
     SELECT 'candidate', c.article, f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL,
            NULL, f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
-           f.body_hash
+           f.body_hash, f.site_id
     FROM candidate c JOIN near_duplicate_features f ON f.id = c.id
     LEFT JOIN article_keywords ak ON ak.article = c.article
     CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k
@@ -380,7 +387,8 @@ SELECT a.id, a.site_id, s.name AS site, a.url, a.title, a.author, a.published_at
        greatest(a.updated_at, a.cleaned_at) AS revised_at
 FROM articles a
 JOIN sites s ON s.id = a.site_id
-WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL);
+WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL)
+  AND coalesce(a.clean_body, a.body) <> '';
 
 -- Full-text search: title and body segmented (jieba for Chinese, lower-cased words otherwise) into a
 -- `simple`-configuration tsvector; filled incrementally by pipelines.build.search_index.index_search.

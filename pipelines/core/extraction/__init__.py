@@ -11,6 +11,7 @@ from pipelines.core.extraction import blocks as blocks_method
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction import punctuation as punctuation_method
 from pipelines.core.extraction.language import detect_language
+from pipelines.core.extraction.line_kinds import line_kinds
 from pipelines.core.extraction.metadata import Metadata, byline_metadata, head_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 
@@ -43,6 +44,7 @@ class Extraction:
     confidence: float  # 0..1
     reason: str | None  # None when there is an article, else one of REASONS
     encoding: str | None  # from decoding (None when given str)
+    line_kinds: str | None = None  # one character per body line: its markup (line_kinds.py); None = unknown
 
     @property
     def is_article(self) -> bool:
@@ -221,4 +223,5 @@ def _extract(
         confidence=confidence(chars, total_chars, link_chars),
         reason=None,
         encoding=encoding,
+        line_kinds=line_kinds(body, blocks),
     )
