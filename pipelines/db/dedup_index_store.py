@@ -91,6 +91,7 @@ def row_features(row: dict) -> DocumentFeatures:
         sketch=ShingleSketch(tuple(row["sketch"]), row["shingle_count"], row["token_count"]),
         body_hash=row["body_hash"],
         token_count=row["token_count"],
+        site=row.get("site_id") or None,  # sites.id starts at 1: 0 (PostgresDedupIndex.add's default) = unknown
     )
 
 

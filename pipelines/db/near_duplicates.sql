@@ -45,7 +45,7 @@ LIMIT %(limit)s
 
 -- name: features
 SELECT id, url, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count, body_hash,
-       canonical_id
+       canonical_id, site_id
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 
@@ -171,7 +171,7 @@ SELECT nextval(pg_get_serial_sequence('near_duplicate_features', 'id')) FROM gen
 -- The canonical articles a batch links to, row-locked in id order (a concurrent promotion of the same cluster
 -- waits; one that committed first shows as canonical_id NOT NULL: the caller follows it), with their features.
 SELECT id, url, canonical_id, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count,
-       body_hash
+       body_hash, site_id
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 ORDER BY id
