@@ -12,7 +12,9 @@ MIRROR_DIR: the site's files (a wget mirror, a built static site). SITE.toml: a 
 references of third-party sites stay outside the project: give their paths.
 
 --github-pages: serve as GitHub Pages does (PATH.html for PATH; a folder named *.html serves its index.html),
-as wget mirrors need. The crawl runs at full speed (no AutoThrottle, no delay): the server is ours and local.
+as wget mirrors need. --rewrite-origin https://example.org: a production build's absolute URLs (sitemap, feed,
+canonical links) point at the local server (files on disk untouched; the stored bytes are what was served).
+The crawl runs at full speed (no AutoThrottle, no delay): the server is ours and local.
 `--score-schema` scores a schema kept by an earlier run (`--keep-schema`) without crawling again.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import json
 import os
 import platform
@@ -52,27 +55,39 @@ CRAWL_SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURREN
 
 class MirrorHandler(SimpleHTTPRequestHandler):
     github_pages = False
+    rewrite_origins: tuple[str, ...] = ()
+    base_url = ""
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".xml": "application/xml"}
 
     def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
         pass
 
     def send_head(self):
+        path = urlsplit(self.path).path
+        local = self.translate_path(path)
         if self.github_pages:
-            path = urlsplit(self.path).path
-            local = self.translate_path(path)
             if os.path.isdir(local) and path.endswith(".html") and os.path.isfile(os.path.join(local, "index.html")):
                 return self._send_file(os.path.join(local, "index.html"))
             if not os.path.exists(local) and not path.endswith("/") and os.path.isfile(local + ".html"):
                 return self._send_file(local + ".html")
+        if self.rewrite_origins and os.path.isdir(local) and path.endswith("/"):
+            local = os.path.join(local, "index.html")
+        if self.rewrite_origins and os.path.isfile(local):
+            return self._send_file(local)
         return super().send_head()
 
     def _send_file(self, local: str):
-        handle = open(local, "rb")  # noqa: SIM115 - the base class closes it after copying
+        kind = self.guess_type(local)
+        with open(local, "rb") as handle:
+            data = handle.read()
+        if kind.startswith(("text/", "application/xml", "application/rss", "application/atom", "application/json")):
+            for origin in self.rewrite_origins:
+                data = data.replace(origin.encode(), self.base_url.encode())
         self.send_response(200)
-        self.send_header("Content-Type", self.guess_type(local))
-        self.send_header("Content-Length", str(os.fstat(handle.fileno()).st_size))
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        return handle
+        return io.BytesIO(data)
 
 
 class _Server(ThreadingHTTPServer):
@@ -83,16 +98,18 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def serve(directory: Path, github_pages: bool) -> tuple[_Server, int]:
-    handler = functools.partial(type("Handler", (MirrorHandler,), {"github_pages": github_pages}),
-                                directory=str(directory))
-    server = _Server(("127.0.0.1", 0), handler)
+def serve(directory: Path, github_pages: bool, rewrite_origins: tuple[str, ...] = ()) -> tuple[_Server, int]:
+    handler_class = type("Handler", (MirrorHandler,), {"github_pages": github_pages,
+                                                       "rewrite_origins": rewrite_origins})
+    server = _Server(("127.0.0.1", 0), functools.partial(handler_class, directory=str(directory)))
+    handler_class.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]
 
 
-def crawl(config: Path, dsn: str, overrides: dict[str, str], log_path: Path) -> tuple[int, float]:
-    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config}"]
+def crawl(target: str, dsn: str, overrides: dict[str, str], log_path: Path) -> tuple[int, float]:
+    """`scrapy crawl site -a TARGET` (site=CONFIG, or url=START for an ad-hoc crawl) into `dsn`."""
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", target]
     for name, value in {**CRAWL_SETTINGS, **overrides}.items():
         command += ["-s", f"{name}={value}"]
     env = {**os.environ, "NEWSCORPUS_DB_DSN": dsn}
@@ -103,23 +120,39 @@ def crawl(config: Path, dsn: str, overrides: dict[str, str], log_path: Path) -> 
 
 
 def read_stored(dsn: str) -> dict[str, Stored]:
+    """What the crawl stored, per page path. Copies of a page under other URLs (?replytocom=...: one path) are one
+    page: its row is the URL without a query when there is one; it is published when any copy is; it counts as
+    linked to another article only when no copy is published and the link goes to another path."""
     stored: dict[str, Stored] = {}
+
+    def plain_last(rows: list[dict]) -> list[dict]:  # the URL without a query is applied last: it wins
+        return sorted(rows, key=lambda row: not urlsplit(row["url"]).query)
+
     with psycopg.connect(dsn) as connection:
         cursor = connection.cursor(row_factory=dict_row)
-        for row in cursor.execute(query("fetched_pages", package="benchmarks", filename="real_site.sql")):
+        for row in plain_last(cursor.execute(query("fetched_pages", package="benchmarks",
+                                                   filename="real_site.sql")).fetchall()):
             page = stored.setdefault(url_path(row["url"]), Stored())
             page.fetched, page.outcome = True, row["outcome"]
             page.raw = zlib.decompress(row["raw_body"]) if row["raw_body"] else None
-        for row in cursor.execute(query("stored_articles", package="benchmarks", filename="real_site.sql")):
-            page = stored.setdefault(url_path(row["url"]), Stored(fetched=True, outcome="article"))
-            page.title, page.author, page.published_at = row["title"], row["author"], row["published_at"]
-            page.body, page.clean_body, page.published = row["body"], row["clean_body"], row["published"]
-            page.method = row["extraction_method"]
-            if row["raw_body"]:
-                page.raw = zlib.decompress(row["raw_body"])
-            if row["canonical_url"]:
-                page.canonical_path = url_path(row["canonical_url"])
-                page.duplicate_method, page.duplicate_score = row["duplicate_method"], row["duplicate_score"]
+        copies: dict[str, list[dict]] = {}
+        for row in plain_last(cursor.execute(query("stored_articles", package="benchmarks",
+                                                   filename="real_site.sql")).fetchall()):
+            copies.setdefault(url_path(row["url"]), []).append(row)
+    for path, rows in copies.items():
+        row = rows[-1]
+        page = stored.setdefault(path, Stored(fetched=True, outcome="article"))
+        page.title, page.author, page.published_at = row["title"], row["author"], row["published_at"]
+        page.body, page.clean_body, page.method = row["body"], row["clean_body"], row["extraction_method"]
+        page.copies = len(rows)
+        published = [r["published"] for r in reversed(rows) if r["published"] is not None]
+        page.published = published[0] if published else None
+        if row["raw_body"]:
+            page.raw = zlib.decompress(row["raw_body"])
+        linked = [r for r in reversed(rows) if r["canonical_url"] and url_path(r["canonical_url"]) != path]
+        if not published and linked:
+            page.canonical_path = url_path(linked[0]["canonical_url"])
+            page.duplicate_method, page.duplicate_score = linked[0]["duplicate_method"], linked[0]["duplicate_score"]
     return stored
 
 
@@ -137,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("mirror", type=Path, help="the site's static files")
     parser.add_argument("--references", type=Path, required=True)
     parser.add_argument("--config", type=Path, required=True, help="site config; {port} is replaced")
+    parser.add_argument("--url-crawl", metavar="PATH", help="crawl ad hoc from this path (`-a url=`, loopback "
+                        "allowed, default settings otherwise) instead of with the config (still read for its name)")
     parser.add_argument("--github-pages", action="store_true")
+    parser.add_argument("--rewrite-origin", action="append", default=[], metavar="ORIGIN",
+                        help="serve text files with ORIGIN (https://example.org) replaced by the local server's")
     parser.add_argument("--dsn", help="server to crawl into (a fresh schema is made); default: as the crawl's")
     parser.add_argument("--name", help="label of the site in the report (default: the config's name)")
     parser.add_argument("--keep-schema", action="store_true", help="keep the crawl's schema (its name is printed)")
@@ -161,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     dsn = make_conninfo(server_dsn, options=f"-csearch_path={schema}")
     crawl_seconds = None
     if not args.score_schema:
-        server, port = serve(args.mirror, args.github_pages)
+        server, port = serve(args.mirror, args.github_pages, tuple(args.rewrite_origin))
         with psycopg.connect(server_dsn, autocommit=True) as admin:
             admin.execute(f'CREATE SCHEMA "{schema}"')
         try:
@@ -169,7 +206,11 @@ def main(argv: list[str] | None = None) -> int:
                 config = Path(tmp) / args.config.name
                 config.write_text(args.config.read_text("utf-8").replace("{port}", str(port)), "utf-8")
                 log_path = Path(tempfile.gettempdir()) / f"{schema}.log"
-                code, crawl_seconds = crawl(config, dsn, overrides, log_path)
+                target = f"site={config}"
+                if args.url_crawl:
+                    target = f"url=http://127.0.0.1:{port}{args.url_crawl}"
+                    overrides = {"NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES": "1", **overrides}
+                code, crawl_seconds = crawl(target, dsn, overrides, log_path)
                 print(f"crawl: exit {code} in {crawl_seconds:.0f} s; log {log_path}; schema {schema}", flush=True)
                 if code != 0:
                     print(log_path.read_text(errors="replace")[-3000:], file=sys.stderr)

@@ -57,6 +57,7 @@ class Stored:
     method: str | None = None       # extraction method
     duplicate_method: str | None = None
     duplicate_score: float | None = None
+    copies: int = 1                 # articles stored for this page (URLs that differ only in their query)
 
 
 def url_path(url: str) -> str:
@@ -149,7 +150,8 @@ class SiteScore:
     f1_extracted: list[float] = field(default_factory=list)
     f1_published: list[float] = field(default_factory=list)
     f1_anchor: list[float] = field(default_factory=list)
-    stored_articles: int = 0              # every article the crawl stored (reference or not)
+    stored_articles: int = 0              # every page the crawl stored as an article (reference or not)
+    url_copies: int = 0                   # more articles stored for those pages under other URLs (?replytocom=)
     duplicates: int = 0                   # of those, linked to a canonical
     duplicates_different_story: int = 0   # linked although the references tell different stories
     duplicate_examples: list[str] = field(default_factory=list)
@@ -203,6 +205,7 @@ def score_site(references: dict[str, Reference], stored: dict[str, Stored],
             continue
         score.articles += 1
         score.stored_articles += 1
+        score.url_copies += page.copies - 1
         if reference.title:
             hit = same_text(page.title, reference.title)
             score.title.add(hit)
@@ -240,6 +243,7 @@ def score_site(references: dict[str, Reference], stored: dict[str, Stored],
         if path in references or page.body is None:
             continue
         score.stored_articles += 1
+        score.url_copies += page.copies - 1
         if page.canonical_path is not None:
             score.duplicates += 1
             score.duplicate_examples.append(f"{path} -> {page.canonical_path} ({page.duplicate_method} "
@@ -272,8 +276,9 @@ def format_report(name: str, score: SiteScore, anchor_name: str | None, examples
         ratio = published / anchored if anchored else 0.0
         rows.append(f"| body F1 {anchor_name} (same bytes) | {anchored:.3f} (ours published / it = {ratio:.3f}) |")
     rows += [
-        f"| articles stored (all) / linked as near-duplicates | {score.stored_articles} / {score.duplicates} "
-        f"({dup_share:.2%}); of the referenced ones, different stories: {score.duplicates_different_story} |",
+        f"| pages stored as articles (all) / linked as near-duplicates of another page | {score.stored_articles} / "
+        f"{score.duplicates} ({dup_share:.2%}); of the referenced ones, different stories: "
+        f"{score.duplicates_different_story}; more copies of stored pages under other URLs: {score.url_copies} |",
         f"| line noise: lines removed / reference lines removed (content) | {score.lines_removed} / "
         f"{score.content_lines_removed} = {content_share:.2%} of {score.reference_lines} reference lines |",
         f"| published bodies that are not text (punctuation only, or under the extractor's minimum) | "

@@ -76,14 +76,19 @@ class SiteTitles:
     _learnt_cache: dict[str, set[str]] = field(default_factory=dict, repr=False)
 
     def learn(self, stated: Iterable[str], texts: Iterable[str]) -> None:
+        """Add a page's stated titles and title-like texts. A page whose texts are all those of a page already
+        remembered (a copy at another URL: ?replytocom=, print versions) adds no evidence and is skipped."""
         stated = [title for title in stated if title]
+        texts = list(texts)
+        folded = frozenset(fold(text) for text in (*stated, *texts) if text and text.strip())
+        if any(page.texts == folded for page in self.recent):
+            return
         suffixes: set[str] = set()
         prefixes: set[str] = set()
         for title in stated:
             found = affixes_of(title)
             suffixes |= found[0]
             prefixes |= found[1]
-        folded = frozenset(fold(text) for text in (*stated, *texts) if text and text.strip())
         self.recent.append(_PageTitles(frozenset(suffixes), frozenset(prefixes), folded,
                                        frozenset(fold(self.without_affixes(title)) for title in stated)))
         self._learnt_cache.clear()

@@ -140,3 +140,15 @@ def test_a_template_whose_body_disagrees_with_the_generic_body_is_dropped():
     assert template not in extractor.templates()  # dropped after disagreeing twice in a row
     assert extractor.state("pebble.example.org").dropped == [template]
     assert "I have kept the same editor settings" in results[-1].body
+
+
+def test_copies_of_one_post_are_no_evidence_about_the_site():
+    """An ad-hoc crawl fetched one post under many URLs (?replytocom=): its title stands on most recent pages, but
+    a copy is the same page, not another page of the site."""
+    extractor = SiteAwareExtractor()
+    for n in range(1, 6):
+        extractor.extract(blog_post(n), blog_url(n))
+    copies = [extractor.extract(blog_post(6), f"{blog_url(6)}?replytocom={1000 + k}") for k in range(30)]
+    assert {r.title for r in copies} == {HEADLINES[6 % len(HEADLINES)] + " (6)"}
+    titles = extractor.state("pebble.example.org").titles
+    assert len(titles.recent) == 6  # the five posts and one of the copies
