@@ -34,7 +34,8 @@ import threading
 import time
 import uuid
 import zlib
-from dataclasses import asdict
+from collections import Counter
+from dataclasses import asdict, is_dataclass
 from datetime import date
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -230,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.getloadavg()[0]:.1f}); mirror {args.mirror}; references {args.references}")
     print(format_report(name, score, None if args.no_anchor else "trafilatura"))
     if args.json:
-        figures = {key: value for key, value in asdict(score).items() if not key.endswith(("examples", "misses"))}
+        figures = {key: asdict(value) if is_dataclass(value) else dict(value) if isinstance(value, Counter) else value
+                   for key, value in vars(score).items() if not key.endswith(("examples", "misses"))}
         figures["crawl_seconds"] = crawl_seconds
         args.json.write_text(json.dumps(figures, default=str, ensure_ascii=False, indent=1), "utf-8")
     return 0

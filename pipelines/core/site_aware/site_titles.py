@@ -143,14 +143,20 @@ class SiteTitles:
         return any(a.strip(" |") == affix for a in self._learnt("suffixes") | self._learnt("prefixes"))
 
     def choose(self, candidates: Iterable[str | None]) -> str | None:
-        """The first candidate that, its affixes removed, is text and not the site's own; None when none is."""
+        """The first candidate that is not the site's own text and, its affixes removed, is text and not the site's
+        own or a part of its name (what is left of "Site Name – its motto" once " – its motto" goes); None when
+        none is."""
         for candidate in candidates:
-            if not candidate or not candidate.strip():
+            if not candidate or not candidate.strip() or self.is_site_text(candidate.strip()):
                 continue
             stripped = self.without_affixes(candidate.strip())
-            if _HAS_WORD.search(stripped) and not self.is_site_text(stripped):
+            if _HAS_WORD.search(stripped) and not self.is_site_text(stripped) and not self._in_affix(stripped):
                 return stripped
         return None
+
+    def _in_affix(self, text: str) -> bool:
+        key = _affix_key(text).strip(" |")
+        return bool(key) and any(key in affix for affix in self._learnt("suffixes") | self._learnt("prefixes"))
 
 
 _NOT_WORD = re.compile(r"[\W_]+")

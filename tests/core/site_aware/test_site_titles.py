@@ -152,3 +152,13 @@ def test_copies_of_one_post_are_no_evidence_about_the_site():
     assert {r.title for r in copies} == {HEADLINES[6 % len(HEADLINES)] + " (6)"}
     titles = extractor.state("pebble.example.org").titles
     assert len(titles.recent) == 6  # the five posts and one of the copies
+
+
+def test_a_part_of_the_site_name_is_never_the_title():
+    """The site's name holds a separator ("Pebble Notes – a blog"): its tail is learnt as an affix too, and what
+    is left of the name once it goes ("Pebble Notes") is not a headline either."""
+    titles = SiteTitles()
+    for story in ("First story", "Second story", "Third story"):
+        titles.learn([f"{story} | {SITE}"], [SITE])
+    assert titles.choose([SITE, f"Fourth story | {SITE}"]) == "Fourth story"
+    assert titles.choose(["Pebble Notes"]) is None
