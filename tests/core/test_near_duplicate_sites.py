@@ -68,3 +68,24 @@ def test_a_short_post_inside_a_long_one_is_not_its_duplicate():
         assert not cross_site.is_duplicate, lang
         assert judge_pair(short_post, "long", long_post, replace(CONFIG, min_cover=0.0, same_site_jaccard=0.0)
                           ).is_duplicate, lang
+
+
+SPRINT = ("The Millbrook tools team will hold its next coding sprint at the old library on {when}. "
+          "Everyone is welcome, beginners included: we pair newcomers with someone who knows the code base. "
+          "Bring a laptop with the project checked out and built; we will have power strips, coffee and "
+          "whiteboards. Topics so far are the file reader, the summary printer and the test suite, and we are "
+          "open to other ideas. Add your name to the wiki page so we know how many chairs to set out.")
+
+
+def test_a_projects_announcements_reusing_text_under_another_headline_are_different_articles():
+    """An event announced again with the same wording (another date in the text and the headline)."""
+    spring = features("Millbrook tools Easter sprint, April 25 to May 1", SPRINT.format(when="April 25 to May 1"),
+                      "en", SITE)
+    autumn = features("Millbrook tools Halloween sprint, November 2 to 9", SPRINT.format(when="November 2 to 9"),
+                      "en", SITE)
+    verdict = judge_pair(autumn, "spring", spring, CONFIG)
+    assert verdict.measures.body_jaccard >= CONFIG.same_site_jaccard  # the text alone says "the same"
+    assert verdict.measures.title_overlap < CONFIG.same_site_title and not verdict.is_duplicate
+    again = features("Millbrook tools Easter sprint, April 25 to May 1", SPRINT.format(when="April 25 to May 1")
+                     + " Updated: the room has changed.", "en", SITE)
+    assert judge_pair(again, "spring", spring, CONFIG).is_duplicate  # the same announcement at a second URL
