@@ -21,9 +21,12 @@ JOIN sites s ON s.id = a.site_id
 WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL)
   AND coalesce(a.clean_body, a.body) <> '';
 
--- 3. The batch lookup also returns each row's site_id: same-site pairs need stronger evidence than cross-site
---    reprints (pipelines.core.near_duplicate). Same arguments, candidates and order as migrations/0009; a new
---    result column, so the function is dropped and made again.
+-- 3. Near-duplicates: same-site pairs need stronger evidence than cross-site reprints (pipelines.core.near_duplicate),
+--    among it the same numbers in both titles (a series' issues differ in them: week 10, the 2022 guide, v7.3.14).
+--    Each article's title numbers are kept; the batch lookup also returns each row's site_id and title numbers.
+--    Same arguments, candidates and order as migrations/0009; new result columns, so the function is dropped
+--    and made again.
+ALTER TABLE near_duplicate_features ADD COLUMN title_numbers text[] NOT NULL DEFAULT '{}';  -- sorted
 DROP FUNCTION near_duplicate_candidates_batch(bigint[], text[], text[], bigint[], integer[], integer[], bigint[],
                                               integer[], text[], integer, integer, integer, text, text,
                                               double precision);
@@ -36,7 +39,7 @@ CREATE FUNCTION near_duplicate_candidates_batch(
     role text, article integer, id bigint, url text, exact boolean, near boolean, shared integer,
     source_hash text, canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real,
     has_members boolean, language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[],
-    shingle_count integer, token_count integer, body_hash text, site_id integer
+    shingle_count integer, token_count integer, body_hash text, site_id integer, title_numbers text[]
 ) LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET jit = off AS $$
 #variable_conflict use_column
@@ -93,12 +96,12 @@ BEGIN
            (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),
            f.duplicate_method, f.duplicate_score,
            EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id),
-           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text, f.site_id
+           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text, f.site_id, NULL::text[]
     FROM batch b JOIN near_duplicate_features f ON f.id = b.self_id
     UNION ALL
     SELECT 'candidate', c.article, f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL,
            NULL, f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
-           f.body_hash, f.site_id
+           f.body_hash, f.site_id, f.title_numbers
     FROM candidate c JOIN near_duplicate_features f ON f.id = c.id
     LEFT JOIN article_keywords ak ON ak.article = c.article
     CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k

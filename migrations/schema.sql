@@ -217,6 +217,7 @@ CREATE TABLE near_duplicate_features (
     sketch           bigint[] NOT NULL,                -- bottom-256 5-shingle hashes (63-bit), ascending
     keywords         text[] NOT NULL,
     title_keywords   text[] NOT NULL,
+    title_numbers    text[] NOT NULL DEFAULT '{}',     -- the title's numbers, sorted (migrations/0012)
     canonical_id     bigint REFERENCES near_duplicate_features (id),  -- NULL = canonical; else the cluster's canonical
     duplicate_method text,                             -- exact, simhash, keywords
     duplicate_score  real,                             -- the deciding measure (1.0 exact, 1 - d/64, keyword overlap)
@@ -282,7 +283,7 @@ CREATE FUNCTION near_duplicate_candidates_batch(
     role text, article integer, id bigint, url text, exact boolean, near boolean, shared integer,
     source_hash text, canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real,
     has_members boolean, language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[],
-    shingle_count integer, token_count integer, body_hash text, site_id integer
+    shingle_count integer, token_count integer, body_hash text, site_id integer, title_numbers text[]
 ) LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET jit = off AS $$
 #variable_conflict use_column
@@ -339,12 +340,12 @@ BEGIN
            (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),
            f.duplicate_method, f.duplicate_score,
            EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id),
-           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text, f.site_id
+           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text, f.site_id, NULL::text[]
     FROM batch b JOIN near_duplicate_features f ON f.id = b.self_id
     UNION ALL
     SELECT 'candidate', c.article, f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL,
            NULL, f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
-           f.body_hash, f.site_id
+           f.body_hash, f.site_id, f.title_numbers
     FROM candidate c JOIN near_duplicate_features f ON f.id = c.id
     LEFT JOIN article_keywords ak ON ak.article = c.article
     CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k

@@ -16,9 +16,10 @@ Two guards of issue 15 (real sites), for "simhash" and "keywords" (an exact copy
   that site's (a series' template: a weekly quiz, election guides, inspection round-ups share it across
   different stories), not evidence of one story, for a pair from that site and for a reprint elsewhere alike;
 - a pair from the same site needs the two bodies to be nearly the same text (`same_site_jaccard`) under nearly
-  the same title (`same_site_title`): a site does not reprint its own story with a reprint's edits; the same
-  story twice on one site is a near-exact copy of its own text and headline (a second URL, an update), while a
-  series' issues and a project's release or event announcements reuse text under another headline.
+  the same title (`same_site_title`) with the same numbers in it: a site does not reprint its own story with a
+  reprint's edits; the same story twice on one site is a near-exact copy of its own text and headline (a second
+  URL, an update), while a series' issues (week 10, the 2022 guide, v7.3.14) and a project's release or event
+  announcements reuse text under another headline.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pipelines.core.body_text import BodyText
-from pipelines.core.keywords import extract_keywords, normalize_text
+from pipelines.core.keywords import extract_keywords, normalize_text, title_numbers
 from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, sketch_body
 from pipelines.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
@@ -76,6 +77,7 @@ class DocumentFeatures:
     body_hash: str
     token_count: int  # word tokens of the body (Chinese: word characters), the completeness measure
     site: Hashable | None = None  # the publishing site (the crawl's site id); None: unknown, another site
+    title_numbers: tuple[str, ...] = ()  # the title's numbers, sorted (keywords.title_numbers)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class PairMeasures:
     body_cover: float = 0.0  # shared shingles / the longer body's shingles
     same_site: bool = False  # both articles come from one (known) site
     title_overlap: float = 1.0  # title keywords shared / the smaller set's (1.0 when either title has none)
+    same_title_numbers: bool = True  # the two titles hold the same numbers (week, year, version, part)
     site_text: int = 0  # sketch hashes left out of the body measures: the older article's site's text (decide)
 
 
@@ -135,6 +138,7 @@ def build_features(title: str, body: str, lang: str, config: DedupConfig, site: 
         body_hash=exact_body_hash(text),
         token_count=sketch.token_count,
         site=site,
+        title_numbers=title_numbers(title),
     )
 
 
@@ -165,6 +169,7 @@ def measure_pair(new: DocumentFeatures, old: DocumentFeatures, site_text: frozen
         site_text=len(site_text),
         title_overlap=keyword_overlap(frozenset(new.title_keywords), frozenset(old.title_keywords), "min")
         if new.title_keywords and old.title_keywords else 1.0,
+        same_title_numbers=new.title_numbers == old.title_numbers,
     )
 
 
@@ -172,7 +177,8 @@ def judge(candidate_id: Hashable, m: PairMeasures, config: DedupConfig) -> PairJ
     overlap = m.overlap_min if config.overlap == "min" else m.overlap_jaccard
     if m.same_body_hash:
         return PairJudgement(candidate_id, True, "exact", 1.0, m)
-    same_site_evidence = m.body_jaccard >= config.same_site_jaccard and m.title_overlap >= config.same_site_title
+    same_site_evidence = (m.body_jaccard >= config.same_site_jaccard and m.title_overlap >= config.same_site_title
+                          and m.same_title_numbers)
     if m.body_cover < config.min_cover or (m.same_site and not same_site_evidence):
         return PairJudgement(candidate_id, False, None, overlap, m)
     distance = m.simhash_distance

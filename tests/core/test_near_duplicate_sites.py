@@ -17,10 +17,12 @@ def features(title: str, body: str, lang: str, site, config: DedupConfig = CONFI
 
 
 def test_issues_of_a_weekly_series_on_one_site_are_different_stories():
-    """The template is most of each issue. Two issues alone share it like one story twice (nothing yet says the
-    text is the site's); from the third on, the text the site's other issues hold is left out of the comparison."""
+    """The template is most of each issue: from the third issue on, the text the site's other issues hold is left
+    out of the comparison (the titles' numbers tell them apart too: tested alone below)."""
     for quiz, lang in ((en_quiz, "en"), (zh_quiz, "zh")):
         weeks = [features(*quiz(week), lang, SITE) for week in range(3)]
+        first, second = weeks[0], replace(weeks[1], title_numbers=weeks[0].title_numbers)
+        assert judge_pair(second, "week 10", first, CONFIG).is_duplicate  # two issues alone, same numbers
         decision = decide(weeks[2], [("week 10", weeks[0]), ("week 11", weeks[1])], CONFIG)
         assert decision.duplicates == [], (lang, [j.measures for j in decision.judgements])
         assert all(j.measures.same_site and j.measures.site_text > 0 for j in decision.judgements)
@@ -89,3 +91,17 @@ def test_a_projects_announcements_reusing_text_under_another_headline_are_differ
     again = features("Millbrook tools Easter sprint, April 25 to May 1", SPRINT.format(when="April 25 to May 1")
                      + " Updated: the room has changed.", "en", SITE)
     assert judge_pair(again, "spring", spring, CONFIG).is_duplicate  # the same announcement at a second URL
+
+
+def test_a_numbered_series_under_one_headline_is_told_apart_by_its_numbers():
+    """Release notes that reuse their text and headline words, the version alone changing (two issues, no other
+    issue yet to show the shared text is the site's)."""
+    body = SPRINT.format(when="the release week") + " This release fixes the file reader and the summary printer."
+    first = features("Millbrook tools v2.4.1 release", body.replace("release week", "2.4.1 release week"), "en", SITE)
+    second = features("Millbrook tools v2.4.2 release", body.replace("release week", "2.4.2 release week"), "en", SITE)
+    verdict = judge_pair(second, "v2.4.1", first, CONFIG)
+    assert verdict.measures.title_overlap == 1.0 and verdict.measures.body_jaccard >= CONFIG.same_site_jaccard
+    assert not verdict.measures.same_title_numbers and not verdict.is_duplicate
+    elsewhere = features("Millbrook tools v2.4.2 release", body.replace("release week", "2.4.1 release week"), "en",
+                         OTHER)  # across sites the numbers are not asked for
+    assert judge_pair(elsewhere, "v2.4.1", first, CONFIG).is_duplicate

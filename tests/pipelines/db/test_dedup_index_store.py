@@ -321,7 +321,7 @@ def test_a_weekly_series_on_one_site_stays_apart_and_its_reprint_elsewhere_is_li
 
     outcomes = record_articles(connection, [with_site(doc, 1) for doc in issues[:3]], CONFIG)  # a batch
     outcomes += [record_articles(connection, [with_site(doc, 1)], CONFIG)[0] for doc in issues[3:]]  # one by one
-    assert [o.status for o in outcomes[2:3] + outcomes[5:]] == ["canonical", "canonical"]  # 3rd issues: apart
+    assert [o.status for o in outcomes] == ["canonical"] * 6
     url, lang, title, body = issues[2]
     reprint = ("https://other.example/quiz", lang, title, "Republished with permission.\n" + body)
     [linked] = record_articles(connection, [with_site(reprint, 2)], CONFIG)
@@ -332,8 +332,5 @@ def test_a_weekly_series_on_one_site_stays_apart_and_its_reprint_elsewhere_is_li
     assert rows and {site for (site,) in rows} <= {1, 2}
     resolve_duplicates(database_dsn, config=CONFIG)
     links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
-    # Two issues alone look like one story (nothing yet says the shared text is the site's): the 2nd issue of
-    # each language is linked to the 1st; the 3rd issues stay apart, and the reprint goes with its own issue.
-    assert links == {"https://herald.example/en/quiz/1": "https://herald.example/en/quiz/0",
-                     "https://herald.example/zh/quiz/1": "https://herald.example/zh/quiz/0",
-                     "https://other.example/quiz": url}
+    # The issues' titles hold other numbers (week 10, 11, 12): apart from the first; the reprint goes with its issue.
+    assert links == {"https://other.example/quiz": url}
