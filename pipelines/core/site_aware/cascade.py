@@ -27,12 +27,13 @@ from pipelines.core.extraction.language import detect_language
 from pipelines.core.extraction.line_kinds import line_kinds
 from pipelines.core.extraction.metadata import byline_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks
+from pipelines.core.extraction.tokens import tokenize
 from pipelines.core.site_aware import dom_diff, page_budget
 from pipelines.core.site_aware import templates as templates_module
 from pipelines.core.site_aware.clustering import CLUSTER_THRESHOLD, nearest_cluster
 from pipelines.core.site_aware.page_budget import OutOfTime, PageClock, element_count
 from pipelines.core.site_aware.parsed_page import ParsedPage, parse_page
-from pipelines.core.site_aware.sibling_region import sibling_region
+from pipelines.core.site_aware.sibling_region import ELSEWHERE, sibling_region
 from pipelines.core.site_aware.site_titles import SiteTitles, agrees
 from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
 from pipelines.core.site_aware.templates import BODY, Observation, SiteTemplate, TemplateResult
@@ -226,8 +227,12 @@ class SiteAwareExtractor:
         template_text: bool,
         recent: frozenset[int],
     ) -> Extraction | None:
-        """The last confident page's body node when it replaces the generic region (sibling_region.py); the
-        page is then observed with that node as its region, so it counts towards the template at that node."""
+        """The last confident page's body node when it replaces the generic region (sibling_region.py). A page
+        read so is not observed: what the site learns (the next sibling node, templates) comes from pages whose
+        own generic region stood, never from its own overrides (one wrong node would else lead the next pages).
+        A node elsewhere than the generic region (not the site's repeated text) replaces it only when it holds
+        at least as much of the page's own title as the generic region does: the 18F blog's related-posts section
+        (other posts' excerpts) had replaced articles."""
         config = self.config
         if not config.use_sibling_region or not config.use_templates or not state.observations:
             return None
@@ -243,9 +248,10 @@ class SiteAwareExtractor:
         )
         if found is None:
             return None
+        if found.relation == ELSEWHERE and not template_text and \
+                title_coverage(page, found.lines) < title_coverage(page, choice.lines):
+            return None  # the page's own title speaks for its generic region more than for the sibling's node
         self.counts.sibling_region += 1
-        self._observe_if_confident(page, state,
-                                   default_method.RegionChoice([found.root], found.lines, 0.0, choice.headline))
         return self._result(found.body, page, None, METHOD_SIBLING_REGION)
 
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
@@ -417,6 +423,12 @@ class SiteAwareExtractor:
             encoding=page.encoding,
             line_kinds=line_kinds(body, page.blocks),
         )
+
+
+def title_coverage(page: ParsedPage, lines: list[str]) -> float:
+    """Share of the page's title words (CJK: characters) that the lines hold: page-level evidence for a region."""
+    title = set(tokenize(page.head.title or ""))
+    return len(title & set(tokenize("\n".join(lines)))) / len(title) if title else 0.0
 
 
 def headings(page: ParsedPage) -> list[str]:

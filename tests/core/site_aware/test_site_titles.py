@@ -162,3 +162,4 @@ def test_a_part_of_the_site_name_is_never_the_title():
         titles.learn([f"{story} | {SITE}"], [SITE])
     assert titles.choose([SITE, f"Fourth story | {SITE}"]) == "Fourth story"
     assert titles.choose(["Pebble Notes"]) is None
+
