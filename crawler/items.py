@@ -35,6 +35,7 @@ class PageItem:
     language: str | None = None
     extraction_method: str | None = None
     confidence: float | None = None
+    line_kinds: str | None = None         # one character per body line: code, heading, links, prose (line noise)
     # Set by the line-noise stage (pipelines.linenoise): body without the site's noise lines, the article's
     # distinct line hashes (sorted), the hashes removed, how many lines, and RC of the statistics used.
     clean_body: str | None = None
@@ -57,4 +58,5 @@ class PageItem:
         self.modified_at, self.site_name = getattr(result, "modified_at", None), getattr(result, "site_name", None)
         self.body, self.language = result.body, result.language
         self.extraction_method, self.confidence = result.method, result.confidence
+        self.line_kinds = result.line_kinds
         self.outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)

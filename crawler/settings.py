@@ -76,6 +76,8 @@ NEWSCORPUS_LINENOISE_PRUNE_INTERVAL = 100       # prune every 100 articles of a 
 NEWSCORPUS_LINENOISE_WARMUP = 50                # re-clean a site's earlier articles once RC reaches L (= 50)
 NEWSCORPUS_LINENOISE_GUARD_SHARE = 0.25         # a line >= 1/4 of a body needs GUARD_ARTICLES articles (ours)
 NEWSCORPUS_LINENOISE_GUARD_ARTICLES = 10
+NEWSCORPUS_LINENOISE_MIN_SHARE = 0.2            # issue 15: noise only in >= 1/5 of a site's articles (LineNoiseConfig)
+NEWSCORPUS_LINENOISE_MID_BODY_SHARE = 0.5       # issue 15: mid-body (not start/end run, not links) only in a majority
 # Near-duplicates (pipelines.neardup, issue 6; research base 002): keywords around title keywords, simhash and
 # a shingle sketch, looked up in a Postgres index; a duplicate is stored and linked to its canonical article.
 NEWSCORPUS_DEDUP_ENABLED = True

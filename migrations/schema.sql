@@ -101,6 +101,13 @@ CREATE TABLE line_noise_articles (
 );
 CREATE INDEX line_noise_articles_site_idx ON line_noise_articles (site_id);
 
+-- The extractor's line kinds of each counted body (migrations/0012): a re-clean keeps code and headings.
+CREATE TABLE line_noise_line_kinds (
+    url        text PRIMARY KEY,
+    body_hash  text NOT NULL,
+    kinds      text NOT NULL                    -- one character per body line (body.split('\n'))
+);
+
 CREATE TABLE line_noise_allowlist (
     site_id    integer NOT NULL REFERENCES sites (id),
     line_hash  uuid NOT NULL,
@@ -210,6 +217,7 @@ CREATE TABLE near_duplicate_features (
     sketch           bigint[] NOT NULL,                -- bottom-256 5-shingle hashes (63-bit), ascending
     keywords         text[] NOT NULL,
     title_keywords   text[] NOT NULL,
+    title_numbers    text[] NOT NULL DEFAULT '{}',     -- the title's numbers, sorted (migrations/0012)
     canonical_id     bigint REFERENCES near_duplicate_features (id),  -- NULL = canonical; else the cluster's canonical
     duplicate_method text,                             -- exact, simhash, keywords
     duplicate_score  real,                             -- the deciding measure (1.0 exact, 1 - d/64, keyword overlap)
@@ -275,7 +283,7 @@ CREATE FUNCTION near_duplicate_candidates_batch(
     role text, article integer, id bigint, url text, exact boolean, near boolean, shared integer,
     source_hash text, canonical_id bigint, canonical_url text, duplicate_method text, duplicate_score real,
     has_members boolean, language text, keywords text[], title_keywords text[], simhash bigint, sketch bigint[],
-    shingle_count integer, token_count integer, body_hash text
+    shingle_count integer, token_count integer, body_hash text, site_id integer, title_numbers text[]
 ) LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET jit = off AS $$
 #variable_conflict use_column
@@ -332,12 +340,12 @@ BEGIN
            (SELECT c.url FROM near_duplicate_features c WHERE c.id = f.canonical_id),
            f.duplicate_method, f.duplicate_score,
            EXISTS (SELECT 1 FROM near_duplicate_features m WHERE m.canonical_id = f.id),
-           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text
+           f.language, f.keywords, NULL::text[], f.simhash, NULL::bigint[], 0, 0, NULL::text, f.site_id, NULL::text[]
     FROM batch b JOIN near_duplicate_features f ON f.id = b.self_id
     UNION ALL
     SELECT 'candidate', c.article, f.id, f.url, c.exact, c.near, c.shared, NULL, f.canonical_id, NULL, NULL, NULL,
            NULL, f.language, f.keywords, f.title_keywords, f.simhash, f.sketch, f.shingle_count, f.token_count,
-           f.body_hash
+           f.body_hash, f.site_id, f.title_numbers
     FROM candidate c JOIN near_duplicate_features f ON f.id = c.id
     LEFT JOIN article_keywords ak ON ak.article = c.article
     CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k
@@ -380,7 +388,8 @@ SELECT a.id, a.site_id, s.name AS site, a.url, a.title, a.author, a.published_at
        greatest(a.updated_at, a.cleaned_at) AS revised_at
 FROM articles a
 JOIN sites s ON s.id = a.site_id
-WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL);
+WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL)
+  AND coalesce(a.clean_body, a.body) <> '';
 
 -- Full-text search: title and body segmented (jieba for Chinese, lower-cased words otherwise) into a
 -- `simple`-configuration tsvector; filled incrementally by pipelines.build.search_index.index_search.
@@ -429,7 +438,7 @@ ALTER TABLE articles
     ADD COLUMN site_name             text;          -- og:site_name or kin; never part of the title
 CREATE INDEX articles_site_published_date_idx ON articles (site_id, published_date);
 
--- corpus_articles (migrations/0004) with the new columns at its end.
+-- corpus_articles (migrations/0004, 0012) with the new columns at its end.
 CREATE OR REPLACE VIEW corpus_articles AS
 SELECT a.id, a.site_id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language,
        coalesce(a.clean_body, a.body) AS body, a.extraction_method, a.first_seen, a.last_seen, a.updated_at,
@@ -437,4 +446,5 @@ SELECT a.id, a.site_id, s.name AS site, a.url, a.title, a.author, a.published_at
        a.published_date, a.published_utc_offset, a.modified_at, a.authors, a.site_name
 FROM articles a
 JOIN sites s ON s.id = a.site_id
-WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL);
+WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL)
+  AND coalesce(a.clean_body, a.body) <> '';

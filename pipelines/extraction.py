@@ -32,8 +32,8 @@ logger = logging.getLogger(__name__)
 
 # A pool worker that does not answer in this multiple of the per-page cap is presumed stuck.
 POOL_TIMEOUT_FACTOR = 4
-# Cascade events counted in stats: templates repaired and induced, pages over the element cap or out of time.
-SITE_AWARE_EVENTS = ("repairs", "induced", "large_page", "out_of_time")
+# Cascade events counted in stats: templates repaired, induced and dropped, pages over the element cap or out of time.
+SITE_AWARE_EVENTS = ("repairs", "induced", "dropped", "large_page", "out_of_time")
 WARM_UP_PAGE = "<html><body><p>新闻正文，用于预热。A warm-up page, one sentence long.</p></body></html>".encode()
 
 

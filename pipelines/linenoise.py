@@ -1,6 +1,7 @@
 """Line-noise stage: count the article's lines in the site's statistics (Postgres, shared by all workers) and
 remove the lines the site repeats (pipelines.core.line_noise); at the end of the crawl, articles cleaned before
-the statistics matured are cleaned again. An article left empty is recorded and dropped as EmptyAfterCleaning."""
+the statistics matured are cleaned again. An article left empty, or with no text (punctuation, braces), is
+recorded and dropped as EmptyAfterCleaning."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from scrapy.exceptions import NotConfigured
 
 from crawler.database import CrawlDatabase
 from crawler.exceptions import EmptyAfterCleaning
-from pipelines.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body
+from pipelines.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body, is_text
 from pipelines.db.corpus_store import body_hash, without_nul
 from pipelines.db.line_noise_store import LineNoiseStore, reclean
 
@@ -26,6 +27,8 @@ SETTINGS = {
     "warmup": ("NEWSCORPUS_LINENOISE_WARMUP", int),
     "guard_share": ("NEWSCORPUS_LINENOISE_GUARD_SHARE", float),
     "guard_articles": ("NEWSCORPUS_LINENOISE_GUARD_ARTICLES", int),
+    "min_share": ("NEWSCORPUS_LINENOISE_MIN_SHARE", float),
+    "mid_body_share": ("NEWSCORPUS_LINENOISE_MID_BODY_SHARE", float),
 }
 
 
@@ -75,8 +78,10 @@ class LineNoisePipeline:
         hashes, samples = article_hashes(lines)
         site_id = await self.database.writer.site_id(item.site)
         self.sites.add(item.site)
-        counted = await self.store.count_article(site_id, item.article_url, body_hash(body), hashes, samples)
-        cleaning = clean_body(body, counted.counts, counted.articles_seen, self.config, counted.allowed, lines)
+        kinds = item.line_kinds if item.line_kinds is not None and len(item.line_kinds) == len(lines) else None
+        counted = await self.store.count_article(site_id, item.article_url, body_hash(body), hashes, samples, kinds)
+        cleaning = clean_body(body, counted.counts, counted.articles_seen, self.config, counted.allowed, lines,
+                              kinds)
         item.clean_body = cleaning.body
         item.line_hashes = hashes
         item.noise_hashes = cleaning.noise_hashes
@@ -89,9 +94,10 @@ class LineNoisePipeline:
             stats.inc_value("newscorpus/linenoise/lines_guarded", cleaning.guarded)
         if counted.pruned:
             stats.inc_value("newscorpus/linenoise/lines_pruned", counted.pruned)
-        if not cleaning.body.strip():
+        if not is_text(cleaning.body):  # nothing left, or no text left (`}\n}`, "——"): not an article
             item.outcome = "empty_after_cleaning"
-            item.outcome_detail = f"{len(cleaning.removed)} noise line(s) removed"
+            item.outcome_detail = (f"{len(cleaning.removed)} noise line(s) removed" if not cleaning.body.strip()
+                                   else f"no text left after removing {len(cleaning.removed)} noise line(s)")
             stats.inc_value("newscorpus/linenoise/articles_empty")
             stats.inc_value(f"newscorpus/outcome/{item.outcome}")
             await self.database.record(item, with_article=False)

@@ -112,7 +112,8 @@ class NearDuplicatePipeline:
         outcomes: list[DedupOutcome | None] = [None] * len(waiting)
         articles, positions = [], []
         for position, entry in enumerate(waiting):
-            features = build_features(entry.title, entry.body, detect_language(entry.body), self.config)
+            features = build_features(entry.title, entry.body, detect_language(entry.body), self.config,
+                                      entry.site_id)
             if features.token_count >= self.config.min_simhash_tokens:
                 articles.append(ArticleToRecord(entry.url, entry.site_id, source_hash(entry.title, entry.body),
                                                 features))

@@ -94,7 +94,7 @@ def run_eval_dedup(args: argparse.Namespace) -> int:
     print(outcome.report())
     if args.jsonl and outcome.stream_run is not None:
         write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)
-    failures = check_floors(outcome.ours(), floors)
+    failures = check_floors(outcome.ours(), floors, outcome.series)
     for failure in failures:
         print(f"FLOOR MISSED: {failure}")
     return 1 if failures else 0

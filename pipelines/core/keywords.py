@@ -145,6 +145,15 @@ def title_keywords(title: str, lang: str) -> tuple[str, ...]:
     return tuple(seen)[:MAX_TITLE_KEYWORDS]
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def title_numbers(title: str) -> tuple[str, ...]:
+    """The numbers of a title, sorted (NFKC: full-width digits fold): what tells a series' issues apart (week 10,
+    the 2022 guide, v7.3.14) when their keywords are the same; leading zeros dropped ("05" = "5")."""
+    return tuple(sorted(str(int(number)) for number in _DIGITS.findall(normalize_text(title))))
+
+
 def seed_hits(text: str, seeds: Iterable[str], limit: int) -> list[tuple[int, int]]:
     """The first `limit` (start, end) of seeds in text, as `re.finditer` of their alternation, longest first, finds
     them: leftmost, the longest seed at a position, not overlapping. Found with `str.find` instead: compiling that

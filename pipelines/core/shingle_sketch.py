@@ -75,11 +75,29 @@ def estimate_jaccard(a: ShingleSketch, b: ShingleSketch) -> float:
     return sum(1 for h in both if h <= threshold) / kept
 
 
-def estimate_containment(a: ShingleSketch, b: ShingleSketch) -> float:
-    """|A∩B| / min(|A|, |B|) from the Jaccard estimate and the set sizes (robust to added headers/footers)."""
-    jaccard = estimate_jaccard(a, b)
-    shared = jaccard / (1 + jaccard) * (a.shingle_count + b.shingle_count)
-    return min(1.0, shared / max(1, min(a.shingle_count, b.shingle_count)))
+@dataclass(frozen=True)
+class Resemblance:
+    """Two bodies' shingle sets compared, from the Jaccard estimate and the set sizes."""
+
+    jaccard: float  # |A∩B| / |A∪B|
+    containment: float  # |A∩B| / min(|A|, |B|): robust to added headers and footers
+    cover: float  # |A∩B| / max(|A|, |B|): how much of the longer body the shared text is
+
+
+def resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: frozenset[int] = frozenset()) -> Resemblance:
+    """The bodies compared; `leave_out`: sketch hashes of text left out of both (a site's template). The sketch is
+    a uniform sample of a body's shingles, so the share of its hashes left estimates the share of shingles left."""
+    first, second = a.hash_set - leave_out, b.hash_set - leave_out
+    if leave_out:
+        union = sorted(first | second)[:SKETCH_SIZE]
+        jaccard = sum(1 for h in union if h in first and h in second) / len(union) if union else 0.0
+    else:
+        jaccard = estimate_jaccard(a, b)
+    size_a = a.shingle_count * len(first) / max(1, len(a.hash_set))
+    size_b = b.shingle_count * len(second) / max(1, len(b.hash_set))
+    shared = jaccard / (1 + jaccard) * (size_a + size_b)  # J = |A∩B| / (|A| + |B| - |A∩B|)
+    return Resemblance(jaccard, min(1.0, shared / max(1.0, min(size_a, size_b))),
+                       min(1.0, shared / max(1.0, max(size_a, size_b))))
 
 
 def exact_body_hash(body: BodyText) -> str:

@@ -91,6 +91,8 @@ def row_features(row: dict) -> DocumentFeatures:
         sketch=ShingleSketch(tuple(row["sketch"]), row["shingle_count"], row["token_count"]),
         body_hash=row["body_hash"],
         token_count=row["token_count"],
+        site=row.get("site_id") or None,  # sites.id starts at 1: 0 (PostgresDedupIndex.add's default) = unknown
+        title_numbers=tuple(row.get("title_numbers") or ()),
     )
 
 
@@ -107,6 +109,7 @@ def feature_params(features: DocumentFeatures, config: DedupConfig, layout: str)
         "sketch": number_array_literal(features.sketch.hashes),
         "keywords": keywords,
         "title_keywords": list(features.title_keywords),
+        "title_numbers": list(features.title_numbers),
         "postings": layout == "table",  # the row's keywords also go to the posting table
         "block_keys": blocks,
     }
@@ -155,6 +158,7 @@ def new_rows_params(rows: Sequence[NewArticleRow], config: DedupConfig, layout: 
         "sketches": text_array_literal(number_array_literal(f.sketch.hashes) for f in features),
         "keywords": text_array_literal(text_array_literal(sorted(f.keywords)) for f in features),
         "title_keywords": text_array_literal(text_array_literal(f.title_keywords) for f in features),
+        "title_numbers": text_array_literal(text_array_literal(f.title_numbers) for f in features),
         "canonical_ids": number_array_literal(link.canonical_id for link in links),
         "methods": text_array_literal(link.method for link in links),
         "scores": number_array_literal(link.score for link in links),

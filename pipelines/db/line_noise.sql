@@ -2,7 +2,13 @@
 
 -- name: count_article
 -- One round trip per article: the hashes arrive sorted; the function locks the site row, then line rows in
--- hash order, and upserts LC (articles = line_counts.articles + EXCLUDED.articles) and RC atomically.
+-- hash order, and upserts LC (articles = line_counts.articles + EXCLUDED.articles) and RC atomically. The
+-- body's line kinds (migrations/0012) are kept beside it, when known, for re-cleaning.
+WITH kinds AS (
+    INSERT INTO line_noise_line_kinds (url, body_hash, kinds)
+    SELECT %(url)s, %(body_hash)s, %(kinds)s::text WHERE %(kinds)s::text IS NOT NULL
+    ON CONFLICT (url) DO UPDATE SET body_hash = EXCLUDED.body_hash, kinds = EXCLUDED.kinds
+)
 SELECT o_articles_seen, o_counts, o_allowed, o_status, o_pruned
 FROM line_noise_count_article(%(site_id)s, %(url)s, %(body_hash)s, %(hashes)s::uuid[], %(samples)s::text[],
                               %(prune_interval)s, %(prune_divisor)s, %(sample_min)s)
@@ -36,9 +42,11 @@ WHERE a.site_id = %(site_id)s AND (l.url IS NULL OR l.body_hash <> a.body_hash)
 ORDER BY a.id
 
 -- name: articles_to_clean
--- A page (by id) of a site's articles cleaned with fewer than %(before)s articles of statistics (all when NULL).
-SELECT a.id, a.body
+-- A page (by id) of a site's articles cleaned with fewer than %(before)s articles of statistics (all when NULL),
+-- with the line kinds of the body when the stage kept them.
+SELECT a.id, a.body, k.kinds
 FROM articles a
+LEFT JOIN line_noise_line_kinds k ON k.url = a.url AND k.body_hash = a.body_hash
 WHERE a.site_id = %(site_id)s AND a.id > %(after_id)s
   AND (%(before)s::bigint IS NULL OR a.cleaned_with_articles_seen < %(before)s)
 ORDER BY a.id

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 import psycopg
 
-from pipelines.core.line_noise import LineNoiseConfig, article_hashes, clean_body, line_hash, normalise_line
+from pipelines.core.line_noise import (
+    LineNoiseConfig,
+    article_hashes,
+    clean_body,
+    is_text,
+    line_hash,
+    normalise_line,
+)
 from pipelines.db.connection import connect, connect_async
 from pipelines.db.named_queries import query
 from pipelines.db.retry import retry_async
@@ -42,11 +49,12 @@ class ArticleCounts:
 
 
 def count_params(site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID], samples: Sequence[str],
-                 config: LineNoiseConfig) -> dict:
-    """Parameters of ``count_article``: hashes distinct and sorted (every writer locks rows in this order)."""
+                 config: LineNoiseConfig, kinds: str | None = None) -> dict:
+    """Parameters of ``count_article``: hashes distinct and sorted (every writer locks rows in this order);
+    ``kinds``: the body's line kinds (kept for re-cleaning; None: unknown)."""
     pairs = sorted(dict(zip(hashes, samples, strict=True)).items(), key=lambda pair: pair[0].bytes)
     return {
-        "site_id": site_id, "url": url, "body_hash": body_hash,
+        "site_id": site_id, "url": url, "body_hash": body_hash, "kinds": kinds,
         "hashes": [digest for digest, _ in pairs], "samples": [sample.replace("\x00", "") for _, sample in pairs],
         "prune_interval": config.prune_interval, "prune_divisor": config.prune_divisor,
         "sample_min": SAMPLE_MIN_ARTICLES,
@@ -72,21 +80,21 @@ class LineNoiseStore:
         self.retries = 0  # calls repeated after a lost connection (pipelines.db.retry)
 
     async def count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
-                            samples: Sequence[str]) -> ArticleCounts:
+                            samples: Sequence[str], kinds: str | None = None) -> ArticleCounts:
         """Retried with back-off while the server is away: counting an article again is idempotent."""
         async def drop_connection(error: Exception) -> None:
             self.retries += 1
             await self.close()
 
-        return await retry_async(lambda: self._count_article(site_id, url, body_hash, hashes, samples),
+        return await retry_async(lambda: self._count_article(site_id, url, body_hash, hashes, samples, kinds),
                                  f"counting the lines of {url[:200]}", on_retry=drop_connection)
 
     async def _count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
-                             samples: Sequence[str]) -> ArticleCounts:
+                             samples: Sequence[str], kinds: str | None) -> ArticleCounts:
         if self._connection is None or self._connection.closed:
             self._connection = await connect_async(self.dsn, autocommit=True)
             await self._connection.execute(STAGE_SESSION)
-        params = count_params(site_id, url, body_hash, hashes, samples, self.config)
+        params = count_params(site_id, url, body_hash, hashes, samples, self.config, kinds)
         row = await (await self._connection.execute(_query("count_article"), params)).fetchone()
         return _article_counts(params, row)
 
@@ -139,8 +147,8 @@ def reclean(dsn: str, site: str | None, config: LineNoiseConfig, *, count_missin
                 if not rows:
                     break
                 after_id = rows[-1][0]
-                _write_clean(connection, [_cleaned_row(article_id, body, articles_seen, counts, allowed, config,
-                                                       totals) for article_id, body in rows])
+                _write_clean(connection, [_cleaned_row(article_id, body, kinds, articles_seen, counts, allowed,
+                                                       config, totals) for article_id, body, kinds in rows])
                 if progress:
                     progress(totals)
     return totals
@@ -154,14 +162,16 @@ def _count_stored(connection: psycopg.Connection, site_id: int, config: LineNois
         totals[f"counted_{result.status}"] += 1
 
 
-def _cleaned_row(article_id: int, body: str, articles_seen: int, counts: dict, allowed: set,
+def _cleaned_row(article_id: int, body: str, kinds: str | None, articles_seen: int, counts: dict, allowed: set,
                  config: LineNoiseConfig, totals: Counter) -> dict:
-    cleaning = clean_body(body, counts, articles_seen, config, allowed)
+    """The article cleaned again; a body left with no text is stored empty (corpus_articles leaves it out)."""
+    cleaning = clean_body(body, counts, articles_seen, config, allowed, kinds=kinds)
+    text = cleaning.body if is_text(cleaning.body) else ""
     totals["articles"] += 1
     totals["lines_removed"] += len(cleaning.removed)
     totals["articles_changed"] += bool(cleaning.removed)
-    totals["articles_empty"] += not cleaning.body.strip()
-    return {"id": article_id, "clean_body": cleaning.body, "noise_lines": len(cleaning.removed),
+    totals["articles_empty"] += not text
+    return {"id": article_id, "clean_body": text, "noise_lines": len(cleaning.removed),
             "noise_hashes": cleaning.noise_hashes, "articles_seen": articles_seen}
 
 

@@ -45,28 +45,29 @@ LIMIT %(limit)s
 
 -- name: features
 SELECT id, url, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count, body_hash,
-       canonical_id
+       canonical_id, site_id, title_numbers
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 
 -- name: insert_features_batch
 -- A batch's new articles in one statement (ids from allocate_ids), their postings and block keys: one statement
--- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal; sketches, keywords
--- and title_keywords hold one array literal per article. Scores go through float8, as a bound float did.
+-- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal; sketches, keywords,
+-- title_keywords and title_numbers hold one array literal per article. Scores go through float8, as a bound
+-- float did.
 WITH article AS (
     INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, token_count,
-                                         shingle_count, sketch, keywords, title_keywords, canonical_id,
-                                         duplicate_method, duplicate_score, matched_id, resolved)
+                                         shingle_count, sketch, keywords, title_keywords, title_numbers,
+                                         canonical_id, duplicate_method, duplicate_score, matched_id, resolved)
     SELECT a.id, a.url, a.site_id, a.language, a.source_hash, a.body_hash, a.simhash, a.token_count,
-           a.shingle_count, a.sketch::bigint[], a.keywords::text[], a.title_keywords::text[], a.canonical_id,
-           a.method, a.score, a.matched_id, a.canonical_id IS NOT NULL
+           a.shingle_count, a.sketch::bigint[], a.keywords::text[], a.title_keywords::text[],
+           a.title_numbers::text[], a.canonical_id, a.method, a.score, a.matched_id, a.canonical_id IS NOT NULL
     FROM unnest(%(ids)s::bigint[], %(urls)s::text[], %(site_ids)s::integer[], %(languages)s::text[],
                 %(source_hashes)s::text[], %(body_hashes)s::text[], %(simhashes)s::bigint[],
                 %(token_counts)s::integer[], %(shingle_counts)s::integer[], %(sketches)s::text[],
-                %(keywords)s::text[], %(title_keywords)s::text[], %(canonical_ids)s::bigint[],
-                %(methods)s::text[], %(scores)s::float8[], %(matched_ids)s::bigint[])
+                %(keywords)s::text[], %(title_keywords)s::text[], %(title_numbers)s::text[],
+                %(canonical_ids)s::bigint[], %(methods)s::text[], %(scores)s::float8[], %(matched_ids)s::bigint[])
          AS a (id, url, site_id, language, source_hash, body_hash, simhash, token_count, shingle_count, sketch,
-               keywords, title_keywords, canonical_id, method, score, matched_id)
+               keywords, title_keywords, title_numbers, canonical_id, method, score, matched_id)
     RETURNING id, keywords
 ), postings AS (
     INSERT INTO near_duplicate_keywords (keyword, article_id)
@@ -84,7 +85,8 @@ WITH article AS (
     UPDATE near_duplicate_features
     SET language = %(language)s, source_hash = %(source_hash)s, body_hash = %(body_hash)s, simhash = %(simhash)s,
         token_count = %(token_count)s, shingle_count = %(shingle_count)s, sketch = %(sketch)s::bigint[],
-        keywords = %(keywords)b, title_keywords = %(title_keywords)b, canonical_id = %(canonical_id)s,
+        keywords = %(keywords)b, title_keywords = %(title_keywords)b, title_numbers = %(title_numbers)b,
+        canonical_id = %(canonical_id)s,
         duplicate_method = %(method)s, duplicate_score = %(score)s, matched_id = %(matched_id)s,
         resolved = %(canonical_id)s::bigint IS NOT NULL, checked_at = now()
     WHERE id = %(id)s
@@ -171,7 +173,7 @@ SELECT nextval(pg_get_serial_sequence('near_duplicate_features', 'id')) FROM gen
 -- The canonical articles a batch links to, row-locked in id order (a concurrent promotion of the same cluster
 -- waits; one that committed first shows as canonical_id NOT NULL: the caller follows it), with their features.
 SELECT id, url, canonical_id, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count,
-       body_hash
+       body_hash, site_id, title_numbers
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 ORDER BY id

@@ -64,10 +64,16 @@ class SiteTemplateStore:
         return loaded
 
     def save(self, extractor: SiteAwareExtractor) -> int:
-        """Upsert every site's templates (counts as deltas since load) and skeletons; returns templates saved."""
+        """Upsert every site's templates (counts as deltas since load) and skeletons, delete the ones dropped;
+        returns templates saved."""
         saved = 0
         with connect(self.dsn) as connection, connection.transaction():
             for site, state in extractor.sites.items():
+                for template in state.dropped:  # it stopped agreeing with the pages: not loaded again
+                    connection.execute(_query("delete_site_template"),
+                                       {"site": site, "page_type": template.page_type, "url": template.url})
+                    self._loaded.pop((site, template.page_type, template.url), None)
+                state.dropped.clear()
                 for template in state.templates:
                     key = (site, template.page_type, template.url)
                     hits0, repairs0 = self._loaded.get(key, (0, 0))

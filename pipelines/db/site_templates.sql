@@ -19,6 +19,10 @@ SET template = EXCLUDED.template,
     repairs = site_templates.repairs + EXCLUDED.repairs,
     updated_at = now();
 
+-- A template dropped by the cascade (it disagreed with the pages' own evidence).
+-- name: delete_site_template
+DELETE FROM site_templates WHERE site = %(site)s AND page_type = %(page_type)s AND url = %(url)s;
+
 -- name: load_site_skeletons
 SELECT cluster, position, skeleton FROM site_skeletons WHERE site = %(site)s ORDER BY cluster, position;
 

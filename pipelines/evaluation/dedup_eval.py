@@ -106,7 +106,7 @@ def stream(docs: list[dict], config: DedupConfig) -> StreamRun:
     build_features("预热", "预热分词", "zh", config)  # jieba's one-off ~1 s dictionary load is not timed
     start = time.process_time()
     for doc in docs:
-        features = build_features(doc["title"], doc["body"], doc["lang"], config)
+        features = build_features(doc["title"], doc["body"], doc["lang"], config, doc.get("site"))
         decision = find_duplicates(features, index, config)
         run.compared[doc["id"]] = [(str(j.candidate_id), j.measures) for j in decision.judgements]
         run.too_short += features.simhash is None

@@ -12,6 +12,8 @@ from pipelines.core.near_duplicate import DedupConfig
 from pipelines.evaluation.dedup_baselines import run_baselines
 from pipelines.evaluation.dedup_eval import DedupData, StreamRun, cross_validate, fit_thresholds, stream
 from pipelines.evaluation.dedup_report import LANGS, MethodResult, format_tables, score_method
+from pipelines.evaluation.dedup_series import SeriesResult, format_series, generate
+from pipelines.evaluation.dedup_series import score as score_series
 
 BASELINES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
 OURS = "ours"
@@ -25,13 +27,15 @@ class DedupRun:
     results: list[MethodResult]
     notes: list[str] = field(default_factory=list)
     stream_run: StreamRun | None = None  # our pass, for --jsonl
+    series: SeriesResult | None = None  # the generated same-site cases (dedup_series.py)
 
     def ours(self) -> MethodResult:
         return next(r for r in self.results if r.name == OURS)
 
     def report(self) -> str:
         head = [f"Our configuration: {json.dumps(asdict(self.config))}", ""]
-        return "\n".join(head + self.notes + ["", format_tables(self.results)])
+        tail = ["", format_series(self.series)] if self.series is not None else []
+        return "\n".join(head + self.notes + ["", format_tables(self.results)] + tail)
 
 
 def _tune(data: DedupData, config: DedupConfig, notes: list[str]) -> tuple[DedupConfig, StreamRun]:
@@ -77,7 +81,8 @@ def run_dedup_eval(data: DedupData, config: DedupConfig, compare: list[str], tun
     notes.append(f"- canonical rule: {_canonical_share(links, data)} of multi-document clusters keep the original")
     for name, (same, seconds) in run_baselines(data.docs, compare, time.process_time).items():
         results.append(score_method(name, same, seconds, data))
-    return DedupRun(config, results, notes, run)
+    series = generate(data.docs, data.kind_of)
+    return DedupRun(config, results, notes, run, score_series(series, stream(series.docs, config), config))
 
 
 def _canonical_share(links: dict[str, str], data: DedupData) -> str:
@@ -120,9 +125,17 @@ def write_decisions(path: Path, run: StreamRun, config: DedupConfig, data: Dedup
             )
 
 
-def check_floors(result: MethodResult, floors: dict) -> list[str]:
-    """Failures of our labelled-pair F1 / CE against the pinned floors ({lang: {f1_min, ce_max}})."""
+def check_floors(result: MethodResult, floors: dict, series: SeriesResult | None = None) -> list[str]:
+    """Failures of our labelled-pair F1 / CE against the pinned floors ({lang: {f1_min, ce_max}}), and of the
+    generated same-site cases against theirs ({"same_site": {ce_max, recall_min}})."""
     failures = []
+    pinned = floors.get("same_site")
+    if pinned and series is not None:
+        negatives, positives = series.by_label(0), series.by_label(1)
+        if negatives.ce > pinned["ce_max"]:
+            failures.append(f"same-site cases: CE {negatives.ce:.4f} above ceiling {pinned['ce_max']}")
+        if positives.recall < pinned["recall_min"]:
+            failures.append(f"same-site cases: recall {positives.recall:.4f} below floor {pinned['recall_min']}")
     for lang in LANGS:
         pinned = floors.get(lang)
         if not pinned or lang not in result.langs:

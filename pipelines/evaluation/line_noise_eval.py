@@ -1,6 +1,7 @@
 """Evaluate the line-noise filter on labelled sites with several pages: extraction P/R/F1 without the filter,
 with it as a crawl applies it (each page cleaned when it arrives), and after the cold-start re-clean (every
-page cleaned again with the site's final statistics); precision by page position as a learning curve."""
+page cleaned again with the site's final statistics); precision by page position as a learning curve; content
+lost: the removed lines that the gold text keeps, as a share of the gold's lines."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelines.core.line_noise import InMemoryLineStats, LineNoiseConfig
+from pipelines.core.line_noise import InMemoryLineStats, LineNoiseConfig, normalise_line
 from pipelines.evaluation.extraction_eval import PageItem, load_items
 from pipelines.evaluation.extraction_scoring import PRF, bag_of_tokens
 
@@ -26,6 +27,22 @@ VARIANT_LABELS = {
 _NO_ARTICLE_GOLD = re.compile(r"\A\s*(<!--.*?-->)?\s*\Z", re.DOTALL)
 # The issue's acceptance rule: the filter must not lower recall by more than 1 point.
 MAX_RECALL_LOSS = 0.01
+# A removed line this long (normalised characters) counts as gold content when the gold holds it inside a longer
+# line (the gold and the extractor may cut paragraphs differently).
+CONTAINED_LINE_CHARS = 10
+
+
+def content_lines_removed(removed: Iterable[str], gold: str) -> list[str]:
+    """The removed lines that the gold (reference) text keeps: the same normalised line, or inside a longer one."""
+    gold_lines = [normalise_line(line) for line in gold.split("\n")]
+    exact = set(gold_lines)
+    joined = "\n".join(gold_lines)
+    found = []
+    for line in removed:
+        normalised = normalise_line(line)
+        if normalised and (normalised in exact or (len(normalised) >= CONTAINED_LINE_CHARS and normalised in joined)):
+            found.append(line)
+    return found
 
 
 @dataclass
@@ -41,6 +58,8 @@ class PageScore:
     position: int                      # 0-based, in the order pages were fed
     scores: dict[str, PRF]             # per variant
     lines_removed: dict[str, int]
+    content_removed: dict[str, int] = field(default_factory=dict)  # removed lines the gold keeps, per variant
+    gold_lines: int = 0
 
 
 def site_groups(directories: Iterable[str | Path], min_pages: int = 2) -> list[SitePages]:
@@ -62,23 +81,24 @@ def site_groups(directories: Iterable[str | Path], min_pages: int = 2) -> list[S
     return [group for _, group in sorted(groups.items()) if len(group.pages) >= min_pages]
 
 
-def extract_body(item: PageItem, method: str = "default") -> str:
+def extract_body(item: PageItem, method: str = "default") -> tuple[str, str | None]:
     """The page's body by one of the extractor's methods ("punctuation" is the research base's own, which
-    leaves the most line noise for this stage)."""
+    leaves the most line noise for this stage), with its line kinds."""
     from pipelines.core.extraction import extract
 
-    return extract(item.html_path.read_bytes(), item.url, method=method).body
+    result = extract(item.html_path.read_bytes(), item.url, method=method)
+    return result.body, result.line_kinds
 
 
 def evaluate_site(group: SitePages, config: LineNoiseConfig, method: str = "default") -> list[PageScore]:
     """Feed the site's pages through the filter in order, then re-clean them all with the final statistics."""
     stats = InMemoryLineStats(config)
     extracted = [extract_body(page, method) for page in group.pages]
-    online = [stats.process(group.site, body) for body in extracted]
-    recleaned = [stats.reclean(group.site, body) for body in extracted]
+    online = [stats.process(group.site, body, kinds) for body, kinds in extracted]
+    recleaned = [stats.reclean(group.site, body, kinds) for body, kinds in extracted]
     results = []
-    for position, (page, body, first, again) in enumerate(zip(group.pages, extracted, online, recleaned,
-                                                               strict=True)):
+    for position, (page, (body, _), first, again) in enumerate(zip(group.pages, extracted, online, recleaned,
+                                                                    strict=True)):
         gold = page.gold_path.read_text(encoding="utf-8", errors="replace")
         if _NO_ARTICLE_GOLD.match(gold):
             continue
@@ -87,6 +107,9 @@ def evaluate_site(group: SitePages, config: LineNoiseConfig, method: str = "defa
             {"extracted": bag_of_tokens(body, gold), "online": bag_of_tokens(first.body, gold),
              "recleaned": bag_of_tokens(again.body, gold)},
             {"online": len(first.removed), "recleaned": len(again.removed)},
+            {variant: len(content_lines_removed([line for _, line in cleaning.removed], gold))
+             for variant, cleaning in (("online", first), ("recleaned", again))},
+            sum(1 for line in gold.split("\n") if line.strip()),
         ))
     return results
 
@@ -106,7 +129,8 @@ def run(directories: Iterable[str | Path], config: LineNoiseConfig | None = None
 
 
 def format_report(results: dict[str, list[PageScore]]) -> str:
-    lines = [f"{'site':<26}{'pages':>6}" + "".join(f"{v[:9]:>24}" for v in VARIANTS) + f"{'removed':>9}",
+    lines = [f"{'site':<26}{'pages':>6}" + "".join(f"{v[:9]:>24}" for v in VARIANTS) + f"{'removed':>9}"
+             + f"{'content lost':>20}",
              f"{'':<32}" + "   P     R     F1       " * len(VARIANTS)]
     every: list[PageScore] = []
     multi: list[PageScore] = []
@@ -127,7 +151,9 @@ def _row(label: str, scores: list[PageScore]) -> str:
         prf = mean_prf(scores, variant)
         cells += f"  {prf.precision:.3f} {prf.recall:.3f} {prf.f1:.3f}    "
     removed = sum(s.lines_removed["recleaned"] for s in scores)
-    return f"{label[:26]:<26}{len(scores):>6}{cells}{removed:>7}"
+    content, gold = sum(s.content_removed.get("recleaned", 0) for s in scores), sum(s.gold_lines for s in scores)
+    lost = f"{content}/{gold} = {content / gold:.2%}" if gold else "-"
+    return f"{label[:26]:<26}{len(scores):>6}{cells}{removed:>7}{lost:>22}"
 
 
 def check_recall(results: dict[str, list[PageScore]]) -> list[str]:

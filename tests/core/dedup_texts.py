@@ -57,3 +57,48 @@ def zh_reprint() -> tuple[str, str]:
 def en_reprint() -> tuple[str, str]:
     body = "\n\n".join(["By Jane Roe, County Herald"] + EN_PARAGRAPHS[:2] + EN_PARAGRAPHS[3:] + ["Editing by Sam Poe"])
     return EN_TITLE + " - County Herald", body
+
+
+# A weekly series of our invented newsroom: each issue shares the series' template (intro and closing lines, most
+# of the text) and title words, but tells another week's stories.
+EN_QUIZ_INTRO = [
+    "How closely did you follow the news this week? Take the Millbrook Herald's weekly quiz and find out.",
+    "Each question is about a story we covered in the past seven days, and the answers are at the bottom of the page.",
+    "Five correct answers earn you a place on our honour roll, which we print in the Saturday paper.",
+]
+EN_QUIZ_OUTRO = [
+    "Answers: 1-B, 2-A, 3-D, 4-C, 5-A. Share your score with us, and come back next Friday for a new quiz.",
+    "The news quiz is published every Friday morning by the Herald's weekend desk and is free for every reader.",
+]
+EN_QUIZ_WEEKS = [
+    ["Which street did the council close for repairs after the March storm damaged the old stone bridge?",
+     "How many goats escaped from the county fair before volunteers herded them back across the parking lot?"],
+    ["What did the bakery on Elm Road win at the regional pie contest held in the old exhibition hall?",
+     "Which school team reached the state robotics final for the first time since the gym was rebuilt?"],
+    ["Who was named the new harbour master after the long dispute over the ferry timetable was settled?",
+     "What colour will the renovated clock tower be painted once scaffolding comes down in the autumn?"],
+]
+ZH_QUIZ_INTRO = [
+    "这一周的新闻你都关注了吗？来做做江城日报的每周新闻测验，看看自己能答对几道。",
+    "每道题都来自过去七天本报报道过的新闻，答案附在文末，答对五题即可登上周六见报的荣誉榜。",
+]
+ZH_QUIZ_OUTRO = [
+    "答案：1.B 2.A 3.D 4.C 5.A。欢迎在评论区晒出你的得分，下周五我们再见。",
+    "每周新闻测验由本报周末编辑部每周五早上发布，所有读者均可免费参与。",
+]
+ZH_QUIZ_WEEKS = [
+    ["本周哪条道路因暴雨冲毁老石桥而封闭维修？", "县集市上走失的山羊最后被志愿者赶回了哪里？"],
+    ["城南面包房在地区馅饼大赛上获得了什么奖项？", "哪所中学的机器人队首次闯入了省级决赛？"],
+    ["渡轮时刻表争议平息后，谁被任命为新的港务长？", "钟楼翻修完成后将被漆成什么颜色？"],
+]
+
+
+def en_quiz(week: int) -> tuple[str, str]:
+    questions = [f"{n}. {q}" for n, q in enumerate(EN_QUIZ_WEEKS[week], 1)]
+    return f"Weekly news quiz, week {week + 10}: bridge, fair and more", "\n".join(
+        EN_QUIZ_INTRO + questions + EN_QUIZ_OUTRO)
+
+
+def zh_quiz(week: int) -> tuple[str, str]:
+    questions = [f"{n}. {q}" for n, q in enumerate(ZH_QUIZ_WEEKS[week], 1)]
+    return f"每周新闻测验（第{week + 10}期）：石桥、集市", "\n".join(ZH_QUIZ_INTRO + questions + ZH_QUIZ_OUTRO)

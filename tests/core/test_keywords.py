@@ -150,3 +150,11 @@ def test_body_keywords_from_given_words_equal_those_found_in_the_body():
     body = normalize_text("\n\n".join(EN_PARAGRAPHS))
     words = re.findall(r"\w+", body)
     assert extract_keywords(EN_TITLE, body, "en", 5, 2, 40, words) == extract_keywords(EN_TITLE, body, "en", 5, 2, 40)
+
+
+def test_title_numbers_are_sorted_with_full_width_digits_folded():
+    from pipelines.core.keywords import title_numbers
+
+    assert title_numbers("Millbrook tools v2.4.10 release") == ("10", "2", "4")
+    assert title_numbers("每周新闻测验（第１０期）") == title_numbers("每周新闻测验（第10期）") == ("10",)
+    assert title_numbers("Week 05 quiz") == title_numbers("Week 5 quiz") and title_numbers("No numbers") == ()

@@ -11,6 +11,7 @@ from pipelines.core.extraction import blocks as blocks_method
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction import punctuation as punctuation_method
 from pipelines.core.extraction.language import detect_language
+from pipelines.core.extraction.line_kinds import line_kinds
 from pipelines.core.extraction.metadata import Metadata, byline_metadata, head_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 
@@ -47,6 +48,7 @@ class Extraction:
     authors: tuple[str, ...] = ()
     modified_at: str | None = None
     site_name: str | None = None
+    line_kinds: str | None = None  # one character per body line: its markup (line_kinds.py); None = unknown
 
     @property
     def is_article(self) -> bool:
@@ -235,4 +237,5 @@ def _extract(
         confidence=confidence(chars, total_chars, link_chars),
         reason=None,
         encoding=encoding,
+        line_kinds=line_kinds(body, blocks),
     )

@@ -24,14 +24,17 @@ from pipelines.core.extraction import (
 )
 from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction.language import detect_language
+from pipelines.core.extraction.line_kinds import line_kinds
 from pipelines.core.extraction.metadata import byline_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks
+from pipelines.core.extraction.tokens import tokenize
 from pipelines.core.site_aware import dom_diff, page_budget
 from pipelines.core.site_aware import templates as templates_module
 from pipelines.core.site_aware.clustering import CLUSTER_THRESHOLD, nearest_cluster
 from pipelines.core.site_aware.page_budget import OutOfTime, PageClock, element_count
 from pipelines.core.site_aware.parsed_page import ParsedPage, parse_page
-from pipelines.core.site_aware.sibling_region import sibling_region
+from pipelines.core.site_aware.sibling_region import ELSEWHERE, sibling_region
+from pipelines.core.site_aware.site_titles import SiteTitles, agrees
 from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
 from pipelines.core.site_aware.templates import BODY, Observation, SiteTemplate, TemplateResult
 from pipelines.core.site_aware.tree_similarity import istm, relaxed_istm
@@ -61,6 +64,14 @@ MIN_ELSEWHERE_CHARS = 500
 # (they may become references), then only when they are diffed.
 TEMPLATE_TEXT_SHARE = 0.5
 RECENT_PAGES = 3  # as many as the references of a cluster
+# A template keeps being checked against the page's own evidence: every BODY_CHECK_EVERY-th page it reads is
+# also read by the generic method, and the two bodies must share BODY_AGREEMENT of their text (half, as
+# SAME_REGION_SHARE); 5 bounds the extra work at a fifth of the template pages' generic region scoring. A field
+# that disagrees on FIELD_MAX_MISSES checks in a row is dropped (the body: the whole template), and the page
+# that disagrees gets the generic result.
+BODY_CHECK_EVERY = 5
+BODY_AGREEMENT = 0.5
+FIELD_MAX_MISSES = 2
 
 
 @dataclass(frozen=True)
@@ -88,6 +99,9 @@ class SiteAwareConfig:
     # guards reuse same_region_share (the node holds at least that share of a generic region around it)
     # and min_elsewhere_chars (a node elsewhere is that long), so the held-out grid varies them too.
     use_sibling_region: bool = True
+    body_check_every: int = BODY_CHECK_EVERY
+    body_agreement: float = BODY_AGREEMENT
+    field_max_misses: int = FIELD_MAX_MISSES
     learn: bool = True  # False: read the state, change nothing (except repairs) - leave-one-out scoring
 
 
@@ -97,6 +111,8 @@ class SiteState:
     clusters: list[list[Skeleton]] = field(default_factory=list)
     observations: list[Observation] = field(default_factory=list)
     recent_lines: deque[frozenset[int]] = field(default_factory=deque)  # in-process hashes, newest last
+    titles: SiteTitles = field(default_factory=SiteTitles)  # the site's title affix and its own texts
+    dropped: list[SiteTemplate] = field(default_factory=list)  # templates that stopped agreeing (store deletes)
 
 
 @dataclass
@@ -109,6 +125,7 @@ class CascadeCounts:
     out_of_time: int = 0  # site-aware steps stopped: past their share of the time cap
     repairs: int = 0
     induced: int = 0
+    dropped: int = 0  # templates or template fields dropped for disagreeing with the page's own evidence
 
 
 class SiteAwareExtractor:
@@ -173,14 +190,16 @@ class SiteAwareExtractor:
     def _site_aware(self, page: ParsedPage, clock: PageClock) -> Extraction:
         clock.check()
         state = self.state(site_of(page.url))
+        if self.config.learn:
+            state.titles.learn(page.head.titles, [page.head.title or "", *headings(page)])
         template = self.matching_template(page.url) if self.config.use_templates else None
         if template is not None:
             applied = templates_module.apply(template, page.index())
             self.counts.repairs += len(applied.repairs)
-            if BODY in applied.values:
+            if BODY in applied.values and self._body_agrees(template, page, applied, state):
                 template.hits += 1
                 self.counts.template += 1
-                return self._result(applied.values[BODY], page, applied, METHOD_TEMPLATE)
+                return self._result(applied.values[BODY], page, applied, METHOD_TEMPLATE, template)
             clock.check()
         choice = page.choice()
         recent = self._remember_lines(page, state)
@@ -208,8 +227,12 @@ class SiteAwareExtractor:
         template_text: bool,
         recent: frozenset[int],
     ) -> Extraction | None:
-        """The last confident page's body node when it replaces the generic region (sibling_region.py); the
-        page is then observed with that node as its region, so it counts towards the template at that node."""
+        """The last confident page's body node when it replaces the generic region (sibling_region.py). A page
+        read so is not observed: what the site learns (the next sibling node, templates) comes from pages whose
+        own generic region stood, never from its own overrides (one wrong node would else lead the next pages).
+        A node elsewhere than the generic region (not the site's repeated text) replaces it only when it holds
+        at least as much of the page's own title as the generic region does: the 18F blog's related-posts section
+        (other posts' excerpts) had replaced articles."""
         config = self.config
         if not config.use_sibling_region or not config.use_templates or not state.observations:
             return None
@@ -225,9 +248,10 @@ class SiteAwareExtractor:
         )
         if found is None:
             return None
+        if found.relation == ELSEWHERE and not template_text and \
+                title_coverage(page, found.lines) < title_coverage(page, choice.lines):
+            return None  # the page's own title speaks for its generic region more than for the sibling's node
         self.counts.sibling_region += 1
-        self._observe_if_confident(page, state,
-                                   default_method.RegionChoice([found.root], found.lines, 0.0, choice.headline))
         return self._result(found.body, page, None, METHOD_SIBLING_REGION)
 
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
@@ -338,24 +362,81 @@ class SiteAwareExtractor:
             self.counts.induced += 1
             log.info("template induced for %s: %s", template.site, template.fields[BODY].xpaths)
 
-    def _result(self, body: str, page: ParsedPage, applied: TemplateResult | None, method: str) -> Extraction:
-        meta = byline_metadata(page_lines(page.blocks), page.head)
-        title = meta.title
-        if applied is not None and applied.values.get("title"):
-            title = applied.values["title"]
-        author = (applied.values.get("author") if applied else None) or meta.author
+    def _body_agrees(self, template: SiteTemplate, page: ParsedPage, applied: TemplateResult,
+                     state: SiteState) -> bool:
+        """Every body_check_every-th page a template reads, its body must share body_agreement of its text with
+        the generic body; a template that disagrees field_max_misses times in a row is dropped."""
+        every = self.config.body_check_every
+        if not every or template.hits % every:
+            return True
+        body = template.fields[BODY]
+        if templates_module.line_agreement(applied.body_lines, page.choice().lines) >= self.config.body_agreement:
+            body.misses = 0
+            return True
+        body.misses += 1
+        if body.misses >= self.config.field_max_misses and self.config.learn:
+            state.templates.remove(template)
+            state.dropped.append(template)
+            self.counts.dropped += 1
+            log.info("template dropped for %s: its body disagreed with the generic one %d times in a row (%s)",
+                     template.site, body.misses, body.xpaths)
+        return False
+
+    def _title(self, page: ParsedPage, applied: TemplateResult | None, template: SiteTemplate | None) -> str | None:
+        """The first of (the template's title, the generic title, the page's stated titles, its <h1>s) that, the
+        site's learnt affix removed, is text and not the site's own; else the generic title. A template title
+        must agree with a stated title and not be the site's text; a title field that fails field_max_misses
+        times in a row is dropped."""
+        state = self.state(site_of(page.url))
+        stated = page.head.titles
+        from_template = applied.values.get("title") if applied is not None else None
+        if from_template and template is not None and "title" in template.fields:
+            title_field = template.fields["title"]
+            if agrees(from_template, stated) and not state.titles.is_site_text(from_template):
+                title_field.misses = 0
+            else:
+                from_template = None
+                title_field.misses += 1
+                if title_field.misses >= self.config.field_max_misses and self.config.learn:
+                    del template.fields["title"]
+                    self.counts.dropped += 1
+                    log.info("template title dropped for %s: %s disagreed with the pages' titles %d times in a row",
+                             template.site, title_field.xpaths, title_field.misses)
+        chosen = state.titles.choose([from_template, page.head.title, *stated, *headings(page)])
+        return chosen or page.head.title
+
+    def _result(self, body: str, page: ParsedPage, applied: TemplateResult | None, method: str,
+                template: SiteTemplate | None = None) -> Extraction:
+        meta = byline_metadata(page_lines(page.blocks), page.head, body.split("\n"))
+        title = self._title(page, applied, template)
+        template_author = applied.values.get("author") if applied else None
         published = (applied.values.get("time") if applied else None) or meta.published_at
         return Extraction(
             title=title,
-            author=author,
+            author=template_author or meta.author,
             published_at=published,
+            authors=(template_author,) if template_author else meta.authors,
+            modified_at=meta.modified_at,
+            site_name=meta.site_name,
             body=body,
             language=detect_language(body),
             method=method,
             confidence=_page_confidence(body, page.blocks),
             reason=None,
             encoding=page.encoding,
+            line_kinds=line_kinds(body, page.blocks),
         )
+
+
+def title_coverage(page: ParsedPage, lines: list[str]) -> float:
+    """Share of the page's title words (CJK: characters) that the lines hold: page-level evidence for a region."""
+    title = set(tokenize(page.head.title or ""))
+    return len(title & set(tokenize("\n".join(lines)))) / len(title) if title else 0.0
+
+
+def headings(page: ParsedPage) -> list[str]:
+    """The texts of the page's <h1> blocks, in document order."""
+    return [block.text for block in page.blocks if block.tag == "h1" and block.text]
 
 
 def _page_confidence(body: str, blocks: list[Block]) -> float:

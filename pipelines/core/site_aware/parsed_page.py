@@ -51,7 +51,7 @@ def parse_page(html: bytes | str, url: str | None, content_type: str | None = No
     a page it fails: it names the reason)."""
     if not url:
         return None
-    page = prepare_page(html, content_type)
+    page = prepare_page(html, content_type, url=url)
     if isinstance(page, PageFailure):
         return None
     return ParsedPage(url, page.root, page.blocks, page.head, page.encoding)

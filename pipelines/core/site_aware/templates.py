@@ -20,6 +20,7 @@ from pipelines.core.extraction import MIN_BODY_CHARS, body_chars
 from pipelines.core.extraction.default import hint_dropped, in_caption, keep_line, link_dropped, prose_value
 from pipelines.core.extraction.normalise import Block
 from pipelines.core.extraction.punctuation import PAPER_MAX_RATIO
+from pipelines.core.site_aware.site_titles import fold
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class SearchRules:
 class FieldTemplate:
     xpaths: list[str] = field(default_factory=list)
     rules: SearchRules = field(default_factory=SearchRules)
+    misses: int = 0  # consecutive checks where the field disagreed with the page's own evidence (cascade.py)
 
 
 @dataclass
@@ -78,7 +80,8 @@ class SiteTemplate:
     @classmethod
     def from_dict(cls, data: dict) -> SiteTemplate:
         fields = {
-            name: FieldTemplate(list(value.get("xpaths", [])), SearchRules(**value.get("rules", {})))
+            name: FieldTemplate(list(value.get("xpaths", [])), SearchRules(**value.get("rules", {})),
+                                int(value.get("misses", 0)))
             for name, value in data.get("fields", {}).items()
         }
         known = {k: data[k] for k in ("page_type", "hits", "repairs", "source") if k in data}
@@ -160,6 +163,18 @@ class PageIndex:
                 kept = (line for line in block.text.split("\n") if line and keep_line(line, block, PAPER_MAX_RATIO))
                 lines.extend(kept)
         return lines
+
+
+def line_agreement(first: list[str], second: list[str]) -> float:
+    """F of the two bodies' shared lines, weighted by characters: 1 the same lines, 0 none in common."""
+    first_chars = sum(len(line) for line in first)
+    second_chars = sum(len(line) for line in second)
+    if not first_chars or not second_chars:
+        return 0.0
+    in_second, in_first = set(second), set(first)
+    precision = sum(len(line) for line in first if line in in_second) / first_chars
+    recall = sum(len(line) for line in second if line in in_first) / second_chars
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 def _text(element: etree._Element) -> str:
@@ -356,6 +371,7 @@ class Observation:
     body_rules: SearchRules
     title_xpath: str | None = None
     title_tag: str | None = None
+    title_text: str | None = None  # the headline's text: a node whose text repeats across pages is the site's
 
 
 def observe(url: str, page: PageIndex, roots: list[int], headline: int | None) -> Observation | None:
@@ -377,6 +393,7 @@ def observe(url: str, page: PageIndex, roots: list[int], headline: int | None) -
     if headline is not None:
         head = page.blocks[headline].element
         observation.title_xpath, observation.title_tag = xpath_for(head), head.tag
+        observation.title_text = page.blocks[headline].text
     return observation
 
 
@@ -407,7 +424,9 @@ def induce(site: str, observations: list[Observation], k: int = INDUCE_K) -> Sit
     titles = Counter(o.title_xpath for o in agreeing if o.title_xpath)
     if titles:
         title_xpath, title_count = titles.most_common(1)[0]
-        if title_count >= k:
+        texts = Counter(fold(o.title_text or "") for o in agreeing if o.title_xpath == title_xpath)
+        # The node holds each page's own headline, not one text on k pages (the site's name in a logo <h1>).
+        if title_count >= k and texts.most_common(1)[0][1] < k:
             tag = next(o.title_tag for o in agreeing if o.title_xpath == title_xpath)
             fields["title"] = FieldTemplate([title_xpath], SearchRules(tag=tag))
     return SiteTemplate(site, first.url, fields=fields)

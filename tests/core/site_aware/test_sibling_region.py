@@ -128,3 +128,31 @@ def test_a_template_text_region_gives_way_to_the_siblings_node_even_without_pros
     assert found.lines == ["生态系统社会价值评估模型代做", "联系方式 某鹅 说明来处"]
     seen = recent | {hash(line) for line in found.lines}  # the node's text is the site's repeated text too
     assert sibling_region(index, [notice], lines, sibling, 0.5, 500, template_text=True, recent=seen) is None
+
+
+WORDS = ["alder", "birch", "cedar", "dogwood", "elm", "fir", "ginkgo", "hazel", "ironwood", "juniper"]
+
+
+def related_page(number: int, short: bool = False) -> str:
+    """A post with a related-posts section of other posts' excerpts after it; `short`: a two-line note, so the
+    generic region of that page is the related section."""
+    headline = f"Field notes on {WORDS[number]} trees"
+    own = ([f"<p>Short note {number}: the {WORDS[number]} is in bloom.</p>"] if short else
+           [f"<p>This week I walked past the {WORDS[number]} trees on the ridge, {number} of them in a row, and "
+            f"counted how many had lost branches in the {WORDS[number]} storm of the spring.</p>"] * 4)
+    related = "".join(f"<article><h3>About the {WORDS[k]} hedge</h3><p>An excerpt of another post: the {WORDS[k]} "
+                      f"hedge along the lane was cut back hard this winter, and it has grown back thicker than "
+                      f"before, full of sparrows.</p></article>" for k in range(5))
+    return (f"<html><head><title>{headline} | Ridge Walks</title></head><body><main><h1>{headline}</h1>"
+            f'<div class="post-content">{"".join(own)}</div>'
+            f'<section class="related-block">{related}</section></main></body></html>')
+
+
+def test_a_siblings_node_elsewhere_does_not_replace_a_region_the_pages_title_speaks_for():
+    """One page whose generic region was the related-posts section (its own post is two lines) must not make the
+    next pages read that section: the page's title words are in its article, not in other posts' excerpts."""
+    extractor = SiteAwareExtractor()
+    extractor.extract(related_page(1, short=True), "https://ridge.example/1.html")
+    result = extractor.extract(related_page(2), "https://ridge.example/2.html")
+    assert "ridge" in result.body and "excerpt of another post" not in result.body
+    assert result.method != METHOD_SIBLING_REGION

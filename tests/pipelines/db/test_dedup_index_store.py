@@ -303,3 +303,34 @@ def test_each_article_of_a_batch_gets_its_own_top_candidates_most_shared_then_mo
     # "a" is a keyword of both probes: counted per probe, the a-b articles share one keyword with the second
     # probe (fewer than min_shared), and ab-older loses the tie for the first probe's second place.
     assert found == [(1, "ab-newer", 2), (1, "abc", 3), (2, "xy", 2), (2, "xyz", 3)]
+
+
+def test_a_weekly_series_on_one_site_stays_apart_and_its_reprint_elsewhere_is_linked(connection, database_dsn):
+    """Issue 15 through the batch lookup (migrations/0012 returns each candidate's site): a site's series issues
+    are different stories; the same issue on another site is a reprint; resolution decides the same."""
+    from tests.core.dedup_texts import en_quiz, zh_quiz
+
+    connection.execute("INSERT INTO sites (name) VALUES ('third')")
+    issues = [(f"https://herald.example/{lang}/quiz/{week}", lang, *quiz(week))
+              for quiz, lang in ((en_quiz, "en"), (zh_quiz, "zh")) for week in range(3)]
+
+    def with_site(doc, site_id):
+        url, lang, title, body = doc
+        return ArticleToRecord(url, site_id, source_hash(title, body),
+                               build_features(title, body, lang, CONFIG, site_id))
+
+    outcomes = record_articles(connection, [with_site(doc, 1) for doc in issues[:3]], CONFIG)  # a batch
+    outcomes += [record_articles(connection, [with_site(doc, 1)], CONFIG)[0] for doc in issues[3:]]  # one by one
+    assert [o.status for o in outcomes] == ["canonical"] * 6
+    url, lang, title, body = issues[2]
+    reprint = ("https://other.example/quiz", lang, title, "Republished with permission.\n" + body)
+    [linked] = record_articles(connection, [with_site(reprint, 2)], CONFIG)
+    assert linked.status == "duplicate" and linked.canonical_url == url
+    rows = connection.execute("SELECT site_id FROM near_duplicate_candidates_batch('{}', ARRAY['x'], ARRAY[NULL], "
+                              "ARRAY[NULL]::bigint[], ARRAY[1], '{}', '{}', ARRAY[1], ARRAY['quiz'], 3, 30, 30, "
+                              "'table', 'min', 0.0)").fetchall()
+    assert rows and {site for (site,) in rows} <= {1, 2}
+    resolve_duplicates(database_dsn, config=CONFIG)
+    links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
+    # The issues' titles hold other numbers (week 10, 11, 12): apart from the first; the reprint goes with its issue.
+    assert links == {"https://other.example/quiz": url}

@@ -114,3 +114,28 @@ def test_reclean_counts_stored_articles_and_cleans_them_with_current_statistics(
     # Counting again changes nothing: every body is already counted.
     assert store.reclean(database_dsn, "demo", CONFIG)["counted_new"] == 0
     assert connection.execute("SELECT articles_seen FROM site_line_stats").fetchone()[0] == 6
+
+
+def test_a_reclean_keeps_code_by_the_stored_line_kinds_and_unpublishes_a_body_with_no_text(connection, database_dsn):
+    """Issue 15: the stage keeps the extractor's line kinds beside the counted body, so a re-clean keeps a code
+    line the whole site repeats; a body the re-clean leaves with no text leaves corpus_articles."""
+    shared_code = "print_banner(stdout)"  # no ; { }: only the markup says it is code
+    stored = []
+    for number in range(6):
+        body = f"Post {chr(97 + number)} explains one small trick in its own words.\n{shared_code}\nShare this post"
+        stored.append((f"u{number}", body, "pcp"))
+    stored.append(("u-braces", "Share this post\n}\n}", "pcc"))
+    for url, body, kinds in stored:
+        connection.execute(
+            "INSERT INTO articles (site_id, url, body, body_hash, first_seen, last_seen, updated_at) "
+            "VALUES (1, %s, %s, %s, now(), now(), now())", (url, body, body_hash(body)))
+        hashes, samples = article_hashes(body)
+        connection.execute(store._query("count_article"),
+                           store.count_params(1, url, body_hash(body), hashes, samples, CONFIG, kinds))
+    assert connection.execute("SELECT count(*) FROM line_noise_line_kinds").fetchone()[0] == 7
+    store.reclean(database_dsn, "demo", CONFIG)
+    cleaned = dict(connection.execute("SELECT url, clean_body FROM articles").fetchall())
+    assert cleaned["u0"] == f"Post a explains one small trick in its own words.\n{shared_code}"
+    assert cleaned["u-braces"] == ""  # "}\n}" is not text
+    published = {url for (url,) in connection.execute("SELECT url FROM corpus_articles")}
+    assert "u0" in published and "u-braces" not in published

@@ -35,3 +35,19 @@ def test_templates_and_skeletons_survive_a_restart_with_counts_added(database_ds
     assert row.hits == first.templates()[0].hits + 1  # the second process added its one hit
     assert row.repairs == 1
     assert store.list("other.example.com") == []
+
+
+def test_a_dropped_template_is_deleted_and_not_loaded_again(database_dsn):
+    store = SiteTemplateStore(_migrated(database_dsn))
+    extractor = SiteAwareExtractor()
+    for n in range(1, 7):
+        extractor.extract(article(n), url(n))
+    store.save(extractor)
+    [template] = extractor.templates()
+    state = extractor.state(SITE)
+    state.templates.remove(template)  # as the cascade drops a template that stopped agreeing
+    state.dropped.append(template)
+    store.save(extractor)
+    assert store.list(SITE) == [] and state.dropped == []
+    again = SiteAwareExtractor()
+    assert store.load(again, SITE) == 0 and again.templates() == []
