@@ -73,6 +73,15 @@ _DIALOGS = etree.XPath("//*[@role='dialog' or @role='alertdialog' or @aria-modal
 # website") go too, which is no loss.
 SIGNUP_BOX_MAX_CHARS = 600
 _EMAIL_FIELDS = etree.XPath("//input[translate(@type, 'EMAIL', 'email') = 'email']")
+# A <button> holds a label; one that holds paragraphs, headings or sections, or this much text, wraps page
+# content: a </button> met while a <div> opened inside the button is still open is ignored by libxml2, which
+# then nests the rest of the page, <main> included, inside the button (wcxb_train: 5 pages of one publishing
+# platform kept 4-5 blocks and no body). Such a button is kept as a plain container instead of dropped.
+# Labels and menus are short; 1000 characters leaves room for a menu dropped with its button. Only <button>:
+# a <textarea> holding much text holds escaped markup (1905.com), not page content.
+BUTTON_MAX_CHARS = 1000
+_BUTTONS = etree.XPath("//button")
+_HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
 _PARSER = etree.HTMLParser(
@@ -163,6 +172,8 @@ def clean_tree(root: etree._Element) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser): scripts, media and
     form controls, dialogs, and e-mail sign-up boxes."""
     field_parents = [field.getparent() for field in _EMAIL_FIELDS(root)]
+    for button in [b for b in _BUTTONS(root) if _HOLDS_CONTENT(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
+        button.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
     for element in _DIALOGS(root) + [box for box in boxes if box is not None]:
