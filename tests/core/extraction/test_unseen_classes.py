@@ -45,3 +45,19 @@ def test_an_unclosed_button_does_not_take_the_article_with_it() -> None:
 def test_a_short_button_is_still_dropped() -> None:
     page = _page(f"<article>{_article(EN_PARAGRAPHS[:2])}<button>Share this story</button></article>")
     assert "Share this story" not in extract(page).body
+
+
+def test_a_page_builder_widget_is_not_a_negative_hint() -> None:
+    # Page builders wrap every block, the article text included, in "...-widget-container".
+    for paragraphs in (EN_PARAGRAPHS, ZH_PARAGRAPHS):
+        widgets = "".join(
+            f"<div class='builder-widget builder-widget-text'><div class='builder-widget-container'><p>{p}</p>"
+            "</div></div>"
+            for p in paragraphs
+        )
+        page = _page(
+            "<div class='post-content'><h1>Ferry timetable changes next month</h1>"
+            f"<div class='builder-column'>{widgets}</div></div><aside class='sidebar'><p>Read our other stories, "
+            "about the pier, the bridge, and the new bus lanes.</p></aside>"
+        )
+        assert _body_lines(page) == paragraphs
