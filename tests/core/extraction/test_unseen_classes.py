@@ -61,3 +61,22 @@ def test_a_page_builder_widget_is_not_a_negative_hint() -> None:
             "about the pier, the bridge, and the new bus lanes.</p></aside>"
         )
         assert _body_lines(page) == paragraphs
+
+
+def _sectioned(paragraphs: list[str], heading: str, credit: str) -> str:
+    # A guide in sections: each section's paragraphs in their own wrapper, a heading and a picture credit
+    # (text that is not prose) between them.
+    sections = "".join(
+        f"<div class='section'><h2>{heading} {n}</h2><div class='credit'>{credit}</div>"
+        f"<div class='text'><p>{p}</p><p>{p}</p></div></div>"
+        for n, p in enumerate(paragraphs, 1)
+    )
+    return _page(f"<main><h1>Ferry timetable changes next month</h1><div class='guide'>{sections}</div></main>")
+
+
+def test_a_guide_in_sections_is_taken_whole() -> None:
+    cases = ((EN_PARAGRAPHS, "Step", "Photo Jane Roe"), (ZH_PARAGRAPHS, "步骤", "摄影 张三"))
+    for paragraphs, heading, credit in cases:
+        lines = _body_lines(_sectioned(paragraphs, heading, credit))
+        for paragraph in paragraphs:
+            assert paragraph in lines
