@@ -80,3 +80,21 @@ def test_a_guide_in_sections_is_taken_whole() -> None:
         lines = _body_lines(_sectioned(paragraphs, heading, credit))
         for paragraph in paragraphs:
             assert paragraph in lines
+
+
+def test_a_site_name_h1_inside_the_title_is_not_the_headline() -> None:
+    # The logo <h1> is contained in <title>; as the headline it ended the body window at the next <h1>,
+    # before the article.
+    cases = (
+        (EN_PARAGRAPHS, "Harbour News", "Harbour News: ferry timetable changes next month, with maps"),
+        (ZH_PARAGRAPHS, "海港每日新闻网", "海港每日新闻网：轮渡时刻表下月调整，北码头增开第二班船"),
+    )
+    menu = "".join(f"<li><a href='/s{n}'>Section {n}</a></li>" for n in range(12))
+    for paragraphs, site, title in cases:
+        page = _page(
+            f"<div class='top'><h1>{site}</h1><p>{site}, every day, since 1901.</p><ul>{menu}</ul></div>"
+            "<h1>Ferries</h1>"
+            f"<div class='post'>{_article(paragraphs)}</div>",
+            title=title,
+        )
+        assert _body_lines(page) == paragraphs
