@@ -98,3 +98,23 @@ def test_a_site_name_h1_inside_the_title_is_not_the_headline() -> None:
             title=title,
         )
         assert _body_lines(page) == paragraphs
+
+
+def test_a_hidden_copy_of_the_article_is_output_once() -> None:
+    for paragraphs in (EN_PARAGRAPHS, ZH_PARAGRAPHS):
+        copy = f"<div class='read-aloud' hidden><div class='text'>{_article(paragraphs)}</div></div>"
+        page = _page(
+            f"<article><h1>Ferry timetable changes next month</h1><div class='text'>"
+            f"{_article(paragraphs)}</div>{copy}</article>"
+        )
+        assert _body_lines(page) == paragraphs
+
+
+def test_repeated_lines_that_are_not_a_copy_stay() -> None:
+    # A plan whose days share entries: the lines repeat, the blocks holding them differ.
+    entry = "One scoop of oats, a cup of blueberries and eight ounces of unsweetened almond milk, blended."
+    days = "".join(
+        f"<div class='day'><h3>Day {n}</h3><p>{entry}</p><p>Dinner {n}: fish and rice.</p></div>" for n in range(1, 4)
+    )
+    lines = _body_lines(_page(f"<article><h1>Ferry timetable changes next month</h1>{days}</article>"))
+    assert lines.count(entry) == 3
