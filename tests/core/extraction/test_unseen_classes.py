@@ -118,3 +118,42 @@ def test_repeated_lines_that_are_not_a_copy_stay() -> None:
     )
     lines = _body_lines(_page(f"<article><h1>Ferry timetable changes next month</h1>{days}</article>"))
     assert lines.count(entry) == 3
+
+
+def _thread(comments: list[str]) -> str:
+    items = "".join(
+        f"<li class='comment even depth-1' id='comment-{n}'><div class='comment-body'><p>{c}</p></div></li>"
+        for n, c in enumerate(comments)
+    )
+    heading = f"<h2>{len(comments)} Comments</h2>"
+    return f"<div id='comments' class='comments-area'>{heading}<ol class='comment-list'>{items}</ol></div>"
+
+
+def test_a_comment_thread_is_never_the_body_en() -> None:
+    replies = [f"Reply {n}: thanks for the photos, we took the same ferry last summer and loved it." for n in range(12)]
+    post = "<article class='post has-comments comments-open'><h1>Ferry timetable changes next month</h1>"
+    only_photos = extract(
+        _page(f"{post}<div class='entry-content'><img src='a.jpg'></div></article>{_thread(replies)}")
+    )
+    assert only_photos.reason == "no_body"
+    short = "The new timetable starts on the first of May, with boats every half hour."
+    with_text = extract(_page(f"{post}<div class='entry-content'><p>{short}</p></div></article>{_thread(replies)}"))
+    assert with_text.body == short
+
+
+def test_a_comment_section_under_a_label_is_never_the_body_zh() -> None:
+    comments = "".join(
+        f"<div class='item'><p>网友{n}：说得很好，我们去年夏天也坐过这班轮渡，风景很美。</p></div>" for n in range(12)
+    )
+    short = "新时刻表从五月一日起实行，每半小时一班。"
+    page = _page(
+        f"<div class='main'><h1>轮渡时刻表下月调整</h1><div class='text'><p>{short}</p></div>"
+        f"<div class='box'><div class='hd'>网友评论</div>{comments}</div></div>",
+        title="轮渡时刻表下月调整",
+    )
+    assert extract(page).body == short
+
+
+def test_commentary_is_not_a_comment_section() -> None:
+    page = _page(f"<div class='commentary-body'>{_article(EN_PARAGRAPHS)}</div>")
+    assert _body_lines(page) == EN_PARAGRAPHS
