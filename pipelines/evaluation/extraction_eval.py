@@ -113,14 +113,12 @@ def load_items(directories: Iterable[str | Path]) -> list[PageItem]:
 
 
 def gold_has_title(manifest: dict) -> bool:
-    """Whether a set's gold starts with the headline, as its manifest says: `gold_title` ("included ...",
-    "excluded ..."), else its `gold_format` text ("title usually first line" in magic_html_article's); items may
-    override it with `gold_has_title`."""
-    stated = str(manifest.get("gold_title") or "").lower()
-    if stated:
-        return stated.startswith("included")
-    text = str(manifest.get("gold_format") or "").lower()
-    return "title" in text and "first line" in text
+    """Whether a set's gold starts with the headline, as its manifest states in `gold_title` ("included ...",
+    "excluded ..."); items may override it with `gold_has_title`. A manifest that states nothing counts as no:
+    magic_html_article's `gold_format` says "title usually first line", but its first gold line matches our
+    title on 5 of its 76 zh/en pages and begins our body on 37 (it is the page's own headline or dek), so
+    adding the title there lowers F1 (.9095 -> .8965, run of 2026-11-24)."""
+    return str(manifest.get("gold_title") or "").lower().startswith("included")
 
 
 def without_headline(gold: str) -> str:

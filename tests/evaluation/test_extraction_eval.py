@@ -107,7 +107,7 @@ def test_a_gold_holding_the_headline_is_scored_with_the_title(tmp_path: Path) ->
 def test_a_gold_without_the_headline_scores_the_body_alone(tmp_path: Path) -> None:
     items = ev.load_items([_titled_dataset(tmp_path, "excluded (title is a separate field)")])
     assert not items[0].gold_has_title
-    assert ev.gold_has_title({"gold_format": "plain text main content (title usually first line)"})
+    assert not ev.gold_has_title({"gold_format": "plain text main content (title usually first line)"})
 
 
 def test_listing_pages_are_counted_not_scored(tmp_path: Path) -> None:
