@@ -197,7 +197,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.jsonl:
         ev.write_jsonl(all_results, args.jsonl)
     if floors is not None:
-        failures = ev.check_floors(rows["newscorpus"], floors)
+        failures = ev.check_floors(rows["newscorpus"], floors, ours)
         for failure in failures:
             print(f"FLOOR MISSED {failure}", file=sys.stderr)
         if failures:

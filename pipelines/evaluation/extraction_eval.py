@@ -221,8 +221,10 @@ def write_jsonl(results: list[PageResult], path: str | Path) -> None:
             handle.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
 
 
-def check_floors(summary: dict[str, Summary], floors: dict) -> list[str]:
-    """Messages for every per-language F1 below its pinned floor (empty list when all pass)."""
+def check_floors(summary: dict[str, Summary], floors: dict, results: list[PageResult] | None = None) -> list[str]:
+    """Messages for every per-language F1 below its pinned floor, and with `results`, every per-set floor
+    (`"sets": {dataset: {lang: floor}}`) and the cap on articles returned for listing pages
+    (`"listing_article_share"`); empty list when all pass."""
     failures = []
     for lang, floor in floors.get("f1", {}).items():
         got = summary.get(lang)
@@ -230,6 +232,20 @@ def check_floors(summary: dict[str, Summary], floors: dict) -> list[str]:
             failures.append(f"{lang}: no pages evaluated (floor {floor:.3f})")
         elif got.f1 < floor:
             failures.append(f"{lang}: F1 {got.f1:.3f} below floor {floor:.3f}")
+    if results is None:
+        return failures
+    by_set = summarise(results, key=lambda r: f"{r.dataset} {r.lang}")
+    for dataset, per_lang in floors.get("sets", {}).items():
+        for lang, floor in per_lang.items():
+            got = by_set.get(f"{dataset} {lang}")
+            if got is None:
+                failures.append(f"{dataset} {lang}: no pages evaluated (floor {floor:.3f})")
+            elif got.f1 < floor:
+                failures.append(f"{dataset} {lang}: F1 {got.f1:.3f} below floor {floor:.3f}")
+    cap = floors.get("listing_article_share")
+    given, pages = not_article_rate(results)
+    if cap is not None and pages and given / pages > cap:
+        failures.append(f"listing pages: an article returned for {given / pages:.3f} of them, above {cap:.3f}")
     return failures
 
 

@@ -127,3 +127,17 @@ def test_site_folds_group_by_registrable_domain(tmp_path: Path) -> None:
     assert ev.registrable_domain("blog.example.com") == "example.com"
     items = ev.load_items([_titled_dataset(tmp_path, "included")])
     assert ev.site_key(items[0]) == "example.co.uk"
+
+
+def test_per_set_floors_and_the_listing_cap(tmp_path: Path) -> None:
+    items = ev.load_items([_titled_dataset(tmp_path, "included")])
+    results = ev.run_system("newscorpus", ev.newscorpus_system(), items)
+    summary = ev.summarise(results)
+    assert ev.check_floors(summary, {"sets": {"titled": {"en": 0.9}}, "listing_article_share": 0.0}, results) == []
+    assert ev.check_floors(summary, {"sets": {"titled": {"en": 1.1}}}, results)
+    assert ev.check_floors(summary, {"sets": {"other": {"en": 0.5}}}, results)
+
+    def everything(html: bytes, url: str | None, lang: str | None) -> str:
+        return "some text"
+
+    assert ev.check_floors(summary, {"listing_article_share": 0.5}, ev.run_system("x", everything, items))
