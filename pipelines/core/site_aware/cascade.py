@@ -26,6 +26,7 @@ from pipelines.core.extraction import default as default_method
 from pipelines.core.extraction.language import detect_language
 from pipelines.core.extraction.metadata import byline_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks
+from pipelines.core.extraction.page_kind import is_listing
 from pipelines.core.site_aware import dom_diff, page_budget
 from pipelines.core.site_aware import templates as templates_module
 from pipelines.core.site_aware.clustering import CLUSTER_THRESHOLD, nearest_cluster
@@ -233,10 +234,12 @@ class SiteAwareExtractor:
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
         """The generic default method on the parsed page, failures named as pipelines.core.extraction names them."""
         body = "\n".join(page.choice().lines)
+        total = sum(block.chars for block in page.blocks)
+        links = sum(block.link_chars for block in page.blocks)
         if body_chars(body) < MIN_BODY_CHARS:
-            total = sum(block.chars for block in page.blocks)
-            links = sum(block.link_chars for block in page.blocks)
             return Extraction.failure(no_body_reason(total, links), page.encoding, METHOD_GENERIC)
+        if is_listing(page.marked_article, page.choice().headline is not None, body_chars(body), total, links):
+            return Extraction.failure("listing_page", page.encoding, METHOD_GENERIC)
         if clock.page_over():
             return Extraction.failure("timeout", page.encoding, METHOD_GENERIC)
         self.counts.generic += 1
