@@ -367,17 +367,11 @@ def in_site_chrome(blocks: list[Block], index: int) -> bool:
 
 # Comment threads are never the body (issue 15: on a real blog 206 of 214 lines of short posts' bodies were
 # comments): blocks in a comment section do not score, so a post without a body of its own is no_body. A
-# comment section is a block with a class or id token that names one (WordPress "comments-area", "comment-list",
-# "comment", "comment-body", "#respond", Disqus; not "commentary", not a post's state tokens "comments-open",
-# "has-comments"), or what follows a label ("Comments", "12 Comments", "Leave a Reply", "网友评论") inside the
-# label's parent. A label is a heading without links; a Chinese label may be any block without links (portals
-# title their comment boxes with a <div>). Labels as links or buttons ("Comments" near the top of a story,
-# "Leave a comment" under it) mark nothing (dev pages: dailymail.co.uk -0.15, a newsletter post -0.09 when they
-# did).
-COMMENT_TOKEN = re.compile(
-    r"^(?:comments?|commentlist|replies|respond|pinglun|disqus\w*|(?:comments?|reply)[-_](?!open|closed)\w+)$",
-    re.IGNORECASE,
-)
+# comment section is a block whose class/id names one (Block.comment, normalise.COMMENT_TOKEN), or what
+# follows a label ("Comments", "12 Comments", "Leave a Reply", "网友评论") inside the label's parent. A label is
+# a heading without links; a Chinese label may be any block without links (portals title their comment boxes
+# with a <div>). Labels as links or buttons ("Comments" near the top of a story, "Leave a comment" under it)
+# mark nothing (dev pages: dailymail.co.uk -0.15, a newsletter post -0.09 when they did).
 COMMENT_LABEL = re.compile(
     r"^(?:\d+\s*)?(?:comments?|responses?|replies|leave a (?:reply|comment)|join the discussion|"
     r"(?:网友|最新|热门|精彩|相关|全部)?评论(?:区|列表)?|发表评论|我要评论)(?:\s*[(（]?\d+[)）]?)?[:：]?$",
@@ -390,12 +384,7 @@ MAX_LABEL_CHARS = 25
 
 def comment_sections(blocks: list[Block]) -> list[bool]:
     """Per block: inside a comment section."""
-    inside = [False] * len(blocks)
-    for index, block in enumerate(blocks):
-        parent = block.parent
-        names = ((block.element.get("class") or "") + " " + (block.element.get("id") or "")).split()
-        if (parent >= 0 and inside[parent]) or (block.tag != "body" and any(map(COMMENT_TOKEN.match, names))):
-            inside[index] = True
+    inside = [block.comment for block in blocks]
     for index, block in enumerate(blocks):
         if not 0 < block.chars <= MAX_LABEL_CHARS or block.link_chars or block.end != index + 1:
             continue

@@ -114,6 +114,7 @@ class Block:
     nbsp_count: int = 0
     in_chrome: bool = False
     hint: int = 0  # +1 / -1 from class/id names (article/content vs comment/sidebar/...), inherited
+    comment: bool = False  # inside an element whose class/id names a comment section (COMMENT_TOKEN), inherited
     end: int = 0  # index one past the last descendant block (blocks are in document order)
     text: str = ""
     chars: int = 0  # non-space characters
@@ -189,21 +190,46 @@ def _normalise_line(line: str) -> str:
     return _SPACES.sub(" ", line.replace("\xa0", " ")).strip()
 
 
+# Both word lists in one pattern, lower case, so a class string is scanned once, not twice with IGNORECASE
+# (class strings of utility-CSS sites run to hundreds of characters; the two scans were a tenth of extraction's
+# CPU on wcxb_train). Words glued so that one starts inside another ("mainav") count once here; every page of
+# the seven dev sets gets the same extraction as with the two scans (2026-11-24).
+_HINT_WORDS = re.compile(f"(?P<negative>{NEGATIVE_HINT.pattern.lower()})|(?P<positive>{POSITIVE_HINT.pattern.lower()})")
+
+
 @lru_cache(maxsize=4096)
 def _own_hint(names: str) -> int:
     """+1 / -1 from one element's class and id words, 0 when they say nothing (cached: sites repeat them)."""
-    negative = NEGATIVE_HINT.search(names) is not None
-    positive = POSITIVE_HINT.search(names) is not None
-    return -1 if negative and not positive else 1 if positive and not negative else 0
+    negative = positive = False
+    for match in _HINT_WORDS.finditer(names.lower()):
+        if match.lastgroup == "negative":
+            negative = True
+        else:
+            positive = True
+        if negative and positive:
+            return 0
+    return -1 if negative else 1 if positive else 0
 
 
-def _class_hint(element: etree._Element, inherited: int) -> int:
-    if inherited < 0:
-        return inherited
-    names = (element.get("class") or "") + " " + (element.get("id") or "")
-    if not names.strip():
+def _class_hint(names: str, inherited: int) -> int:
+    if inherited < 0 or names == " ":
         return inherited
     return _own_hint(names) or inherited
+
+
+# Comment sections (issue 15: never the body): a class or id token that names one (WordPress "comments-area",
+# "comment-list", "comment", "comment-body", "#respond", Disqus; not "commentary", not a post's state tokens
+# "comments-open", "has-comments"). Inherited by descendants; default.comment_sections adds labelled sections.
+COMMENT_TOKEN = re.compile(
+    r"^(?:comments?|commentlist|replies|respond|pinglun|disqus\w*|(?:comments?|reply)[-_](?!open|closed)\w+)$",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=4096)
+def names_comment(names: str) -> bool:
+    """Whether class/id words name a comment section (cached: sites repeat their class strings)."""
+    return any(map(COMMENT_TOKEN.match, names.split()))
 
 
 def build_blocks(root: etree._Element) -> list[Block]:
@@ -215,13 +241,13 @@ def build_blocks(root: etree._Element) -> list[Block]:
     blocks: list[Block] = [Block(root, "html", -1, 0)]
     stack = [0]
     hints = [0]
+    comments = [False]
     link_depth = 0
     chrome_depth = 0
     for event, element in etree.iterwalk(root, events=("start", "end")):
-        tag = element.tag
+        tag = element.tag  # lower case from lxml's HTML parser
         if not isinstance(tag, str):
             continue
-        tag = tag.lower()
         current = blocks[stack[-1]]
         if event == "start":
             if element is root:
@@ -232,10 +258,16 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 if tag in CHROME_TAGS:
                     chrome_depth += 1
                 block = Block(element, tag, stack[-1], len(stack), in_chrome=chrome_depth > 0)
-                block.hint = hints[-1] if tag == "body" else _class_hint(element, hints[-1])
+                if tag == "body":  # <body>'s class names the page's layout: no hint, no comment section
+                    block.hint, block.comment = hints[-1], comments[-1]
+                else:
+                    names = (element.get("class") or "") + " " + (element.get("id") or "")
+                    block.hint = _class_hint(names, hints[-1])
+                    block.comment = comments[-1] or (names != " " and names_comment(names))
                 blocks.append(block)
                 stack.append(len(blocks) - 1)
                 hints.append(block.hint)
+                comments.append(block.comment)
                 current = block
             elif tag == "a":
                 link_depth += 1
@@ -254,6 +286,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
             if tag in BLOCK_TAGS:
                 index = stack.pop()
                 hints.pop()
+                comments.pop()
                 blocks[index].end = len(blocks)
                 if tag in CHROME_TAGS:
                     chrome_depth -= 1
@@ -269,6 +302,11 @@ def build_blocks(root: etree._Element) -> list[Block]:
     for block in blocks:
         raw = "".join(block.parts)
         block.parts = []
+        if raw.isspace() or not raw:  # most wrappers own only whitespace: nothing to normalise
+            block.nbsp_count = raw.count("\xa0")
+            if not block.nbsp_count:
+                block.link_chars = 0
+                continue
         block.nbsp_count = raw.count("\xa0")
         lines = [_normalise_line(line) for line in raw.split("\n")]
         block.text = "\n".join(line for line in lines if line)
