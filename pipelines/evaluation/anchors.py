@@ -106,6 +106,9 @@ ANCHORS: dict[str, Callable[[], Extractor]] = {
     "trafilatura": lambda: _trafilatura(False),
     "trafilatura_precision": lambda: _trafilatura(True),
     "trafilatura_plain": _trafilatura_plain,
+    # The issue-3 names of the decoded-text variants, kept so the commands recorded then still run.
+    "trafilatura_text": lambda: _trafilatura(False),
+    "trafilatura_precision_text": lambda: _trafilatura(True),
     "trafilatura_bytes": lambda: _trafilatura(False, decoded=False),
     "trafilatura_precision_bytes": lambda: _trafilatura(True, decoded=False),
     "readability": _readability,
@@ -123,6 +126,8 @@ INPUTS = {
     "trafilatura": "decode_html text",
     "trafilatura_precision": "decode_html text",
     "trafilatura_plain": "decode_html text; extract(), body only, no metadata",
+    "trafilatura_text": "decode_html text",
+    "trafilatura_precision_text": "decode_html text",
     "trafilatura_bytes": "bytes (own decoder)",
     "trafilatura_precision_bytes": "bytes (own decoder)",
     "readability": "decode_html text",
