@@ -37,8 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--compare",
         default="",
-        help="comma-separated anchors: trafilatura,trafilatura_precision,trafilatura_text,"
-        "trafilatura_precision_text,readability,gne,justext,resiliparse",
+        help="comma-separated anchors: trafilatura,trafilatura_precision (both given our decoded text),"
+        "trafilatura_plain,trafilatura_bytes,trafilatura_precision_bytes,readability,gne,justext,resiliparse",
     )
     evaluate.add_argument("--jsonl", help="per-page results (all systems) to this JSONL file")
     evaluate.add_argument("--floors", help="JSON file of per-language F1 floors; exit 1 when one is missed")
@@ -47,8 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=["dataset", "site"],
         action="append",
         default=[],
-        help="also print our F1 per dataset or per site",
+        help="also print F1 per dataset (every system, side by side) or our F1 per site",
     )
+    evaluate.add_argument("--worst", type=int, default=0, metavar="N", help="also list our N lowest-F1 pages")
     evaluate.set_defaults(func=run_eval)
 
     train = get_or_add_group(subparsers, "train", "fit a stage's model on labelled data").add_parser(
@@ -60,10 +61,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--cross-validate",
         action="store_true",
-        help="also report held-out F1: leave-one-dataset-out for every method, and for the default method "
-        "(its constants re-tuned on each fold's training pages) leave-one-dataset-out and k folds by site",
+        help="also report held-out F1 of the default method (its constants re-tuned on each fold's training "
+        "pages) over k folds by site (registrable domain), per set and language",
     )
     train.add_argument("--folds", type=int, default=5, help="number of by-site folds for --cross-validate")
+    train.add_argument(
+        "--all-methods",
+        action="store_true",
+        help="with --cross-validate: also leave-one-dataset-out for the blocks and punctuation methods and the "
+        "default method",
+    )
+    train.add_argument(
+        "--no-fit", action="store_true", help="do not fit or write the block model (cross-validate only)"
+    )
     train.set_defaults(func=run_train)
 
 
@@ -165,19 +175,32 @@ def run_eval(args: argparse.Namespace) -> int:
         all_results.extend(results)
         rows[name] = ev.summarise(results)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")
+    print("# F1: each set's gold convention (title + body where the gold holds the headline); body F1: body only")
     print(ev.format_table(rows, ("zh", "en", "other", "all")))
     print("# input: " + "; ".join(f"{name}: {INPUTS.get(name, '?')}" for name in rows))
+    for name in rows:
+        given, pages = ev.not_article_rate([r for r in all_results if r.system == name])
+        if pages:
+            print(f"# {name}: an article returned for {given} of {pages} pages that hold none (listing pages)")
     for key in args.by:
+        if key == "dataset":
+            print("\n# F1 / body F1 per set and language (article pages)")
+            print(ev.format_per_set(all_results, list(rows)))
+            continue
         print(f"\n# newscorpus F1 by {key}")
         by = ev.summarise(ours, key=lambda r, k=key: getattr(r, k))
         for group, summary in sorted(by.items()):
             print(
                 f"{group:<40}{summary.pages:>5}  F1 {summary.f1:.3f}  P {summary.precision:.3f}  R {summary.recall:.3f}"
             )
+    if args.worst:
+        print(f"\n# newscorpus: {args.worst} lowest-F1 pages")
+        for r in ev.worst_pages(ours, args.worst):
+            print(f"{r.f1:.3f}  P {r.precision:.2f} R {r.recall:.2f}  {r.dataset}/{r.stem[:16]}  {r.url or r.site}")
     if args.jsonl:
         ev.write_jsonl(all_results, args.jsonl)
     if floors is not None:
-        failures = ev.check_floors(rows["newscorpus"], floors)
+        failures = ev.check_floors(rows["newscorpus"], floors, ours)
         for failure in failures:
             print(f"FLOOR MISSED {failure}", file=sys.stderr)
         if failures:
@@ -194,17 +217,21 @@ def run_train(args: argparse.Namespace) -> int:
         items = ev.load_items(args.data)
     except ev.DatasetError as error:
         raise _error(str(error)) from error
-    model = training.fit_model(items, seed=args.seed, data_dirs=args.data)
-    path = Path(args.output) if args.output else training.DEFAULT_MODEL_PATH
-    training.save_model(model, path)
-    print(f"wrote {path}: train F1 blocks {model['fit']['blocks_f1']:.3f}, punctuation p={model['punctuation_p']:.3f}")
+    if not args.no_fit:
+        model = training.fit_model(items, seed=args.seed, data_dirs=args.data)
+        path = Path(args.output) if args.output else training.DEFAULT_MODEL_PATH
+        training.save_model(model, path)
+        print(
+            f"wrote {path}: train F1 blocks {model['fit']['blocks_f1']:.3f}, punctuation p={model['punctuation_p']:.3f}"
+        )
     if args.cross_validate:
-        for line in ev.cross_validate(items, seed=args.seed):
-            print(line)
-        print("# default method, constants re-tuned per fold: leave one dataset out")
-        for line in ev.cross_validate_default(ev.dataset_folds(items)):
-            print(line)
-        print(f"# default method, constants re-tuned per fold: {args.folds} folds by site")
+        print(f"# default method, constants re-tuned per fold: {args.folds} folds by site (seed {args.seed})")
         for line in ev.cross_validate_default(ev.site_folds(items, args.folds, args.seed)):
-            print(line)
+            print(line, flush=True)
+        if args.all_methods:
+            for line in ev.cross_validate(items, seed=args.seed):
+                print(line)
+            print("# default method, constants re-tuned per fold: leave one dataset out")
+            for line in ev.cross_validate_default(ev.dataset_folds(items)):
+                print(line)
     return 0

@@ -61,3 +61,83 @@ def test_a_failing_system_scores_zero(tmp_path: Path) -> None:
 
     results = ev.run_system("broken", broken, ev.load_items([_dataset(tmp_path)]))
     assert all(r.f1 == 0.0 and r.error for r in results)
+
+
+TITLED_PAGE = (
+    "<html><head><title>Bridge reopens after repairs</title></head><body><h1>Bridge reopens after repairs</h1>"
+    "<p>The bridge reopened on Friday after two years of repairs, officials said.</p></body></html>"
+)
+LISTING_PAGE = (
+    "<html><body><ul>" + "".join(f"<li><a href='/a{n}'>Story {n}</a></li>" for n in range(20)) + "</ul></body></html>"
+)
+
+
+def _titled_dataset(tmp_path: Path, gold_title: str) -> Path:
+    (tmp_path / "t1.html").write_text(TITLED_PAGE, encoding="utf-8")
+    (tmp_path / "t1.txt").write_text("Bridge reopens after repairs\n" + EN_GOLD, encoding="utf-8")
+    (tmp_path / "l1.html").write_text(LISTING_PAGE, encoding="utf-8")
+    (tmp_path / "l1.txt").write_text("Story 1\nStory 2", encoding="utf-8")
+    manifest = {
+        "name": "titled",
+        "gold_title": gold_title,
+        "items": [
+            {"stem": "t1", "lang": "en", "url": "https://news.example.co.uk/a", "domain": "news.example.co.uk"},
+            {"stem": "l1", "lang": "en", "url": "https://example.org/", "page_type": "listing"},
+        ],
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_gold_holding_the_headline_is_scored_with_the_title(tmp_path: Path) -> None:
+    items = ev.load_items([_titled_dataset(tmp_path, "included (headline)")])
+    assert [item.gold_has_title for item in items] == [True, True]
+    results = ev.run_system("newscorpus", ev.newscorpus_system(), items)
+    article = next(r for r in results if r.page_type == "article")
+    assert article.title == "Bridge reopens after repairs"
+    assert article.f1 == pytest.approx(1.0) and article.body_f1 == pytest.approx(1.0)
+
+    def body_only(html: bytes, url: str | None, lang: str | None) -> str:
+        return EN_GOLD
+
+    plain = next(r for r in ev.run_system("x", body_only, items) if r.page_type == "article")
+    assert plain.f1 < 1.0 and plain.body_f1 == pytest.approx(1.0)  # the headline is missed, the body is whole
+
+
+def test_a_gold_without_the_headline_scores_the_body_alone(tmp_path: Path) -> None:
+    items = ev.load_items([_titled_dataset(tmp_path, "excluded (title is a separate field)")])
+    assert not items[0].gold_has_title
+    assert not ev.gold_has_title({"gold_format": "plain text main content (title usually first line)"})
+
+
+def test_listing_pages_are_counted_not_scored(tmp_path: Path) -> None:
+    items = ev.load_items([_titled_dataset(tmp_path, "included")])
+    results = ev.run_system("newscorpus", ev.newscorpus_system(), items)
+    assert ev.summarise(results)["all"].pages == 1
+    assert ev.not_article_rate(results) == (0, 1)  # the listing page got no article
+
+    def everything(html: bytes, url: str | None, lang: str | None) -> str:
+        return "some text"
+
+    assert ev.not_article_rate(ev.run_system("x", everything, items)) == (1, 1)
+
+
+def test_site_folds_group_by_registrable_domain(tmp_path: Path) -> None:
+    assert ev.registrable_domain("www.news.example.co.uk") == "example.co.uk"
+    assert ev.registrable_domain("blog.example.com") == "example.com"
+    items = ev.load_items([_titled_dataset(tmp_path, "included")])
+    assert ev.site_key(items[0]) == "example.co.uk"
+
+
+def test_per_set_floors_and_the_listing_cap(tmp_path: Path) -> None:
+    items = ev.load_items([_titled_dataset(tmp_path, "included")])
+    results = ev.run_system("newscorpus", ev.newscorpus_system(), items)
+    summary = ev.summarise(results)
+    assert ev.check_floors(summary, {"sets": {"titled": {"en": 0.9}}, "listing_article_share": 0.0}, results) == []
+    assert ev.check_floors(summary, {"sets": {"titled": {"en": 1.1}}}, results)
+    assert ev.check_floors(summary, {"sets": {"other": {"en": 0.5}}}, results)
+
+    def everything(html: bytes, url: str | None, lang: str | None) -> str:
+        return "some text"
+
+    assert ev.check_floors(summary, {"listing_article_share": 0.5}, ev.run_system("x", everything, items))

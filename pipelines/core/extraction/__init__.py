@@ -14,6 +14,7 @@ from pipelines.core.extraction.language import detect_language
 from pipelines.core.extraction.line_kinds import line_kinds
 from pipelines.core.extraction.metadata import Metadata, byline_metadata, head_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
+from pipelines.core.extraction.page_kind import article_marked, is_listing
 
 __all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
 
@@ -146,6 +147,7 @@ class PreparedPage:
     blocks: list[Block]
     head: Metadata  # read before cleaning (it removes <head>)
     encoding: str | None  # from decoding (None when given str)
+    marked_article: bool = False  # og:type / JSON-LD say "article" (read before cleaning)
 
 
 @dataclass(frozen=True)
@@ -183,11 +185,12 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
     head = head_metadata(root, url, html_text=text)
+    marked = article_marked(root)
     clean_tree(root)
     blocks = build_blocks(root)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
-    return PreparedPage(root, blocks, head, encoding)
+    return PreparedPage(root, blocks, head, encoding, marked)
 
 
 def _extract(
@@ -208,12 +211,15 @@ def _extract(
     blocks, head, encoding = page.blocks, page.head, page.encoding
 
     model = model or blocks_method.load_model()
+    headline_found = False
     if method == "punctuation":
         lines = punctuation_method.select_lines(blocks, model.punctuation_p)
     elif method == "blocks":
         lines = blocks_method.select_blocks(blocks, model)
     else:
-        lines = default_method.choose_region(blocks, titles=head.titles).lines
+        choice = default_method.choose_region(blocks, titles=head.titles)
+        lines = choice.lines
+        headline_found = choice.headline is not None
     body = "\n".join(lines)
     chars = body_chars(body)
     total_chars = sum(block.chars for block in blocks)
@@ -221,6 +227,10 @@ def _extract(
     if chars < MIN_BODY_CHARS:
         failure = Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
         return failure.with_metadata(byline_metadata(page_lines(blocks), head, lines or None))
+    if method == "default" and is_listing(page.marked_article, headline_found, chars, total_chars, link_chars):
+        # A body that is a sliver of a link-heavy page stating no article: a list page (page_kind.py).
+        failure = Extraction.failure("listing_page", encoding, method)
+        return failure.with_metadata(byline_metadata(page_lines(blocks), head, lines))
     if budget.exceeded():
         return Extraction.failure("timeout", encoding, method)
     meta = byline_metadata(page_lines(blocks), head, lines)

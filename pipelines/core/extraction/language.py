@@ -10,6 +10,8 @@ _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ARABIC = re.compile(r"[\u0600-\u06ff]")
 _LETTER = re.compile(r"[^\W\d_]")
+# Any character of the scripts counted below; a text without one (most English bodies) skips their counts.
+_OTHER_SCRIPT = re.compile(r"[\u0400-\u06ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _LATIN_WORD = re.compile(r"[a-zA-Z\u00c0-\u024f]+")
 _ENGLISH_STOPWORDS = frozenset(
     "the of and to in a is that for it was on with as by he his at from are be this have said not".split()
@@ -26,6 +28,8 @@ MIN_STOPWORD_SHARE = 0.15
 def detect_language(text: str) -> str | None:
     """ "zh", "ja", "ko", "ru", "ar", "en", or None when unsure (other Latin-script languages)."""
     sample = text[:SAMPLE_CHARS]
+    if _OTHER_SCRIPT.search(sample) is None:  # every script share below would be 0
+        return _english_or_none(sample)
     letters = len(_LETTER.findall(sample))
     if not letters:
         return None
@@ -41,6 +45,10 @@ def detect_language(text: str) -> str | None:
         return "ru"
     if len(_ARABIC.findall(sample)) / letters > MIN_SCRIPT_SHARE:
         return "ar"
+    return _english_or_none(sample)
+
+
+def _english_or_none(sample: str) -> str | None:
     words = [word.lower() for word in _LATIN_WORD.findall(sample)]
     if words and sum(word in _ENGLISH_STOPWORDS for word in words) / len(words) > MIN_STOPWORD_SHARE:
         return "en"

@@ -27,6 +27,7 @@ from pipelines.core.extraction.language import detect_language
 from pipelines.core.extraction.line_kinds import line_kinds
 from pipelines.core.extraction.metadata import byline_metadata
 from pipelines.core.extraction.normalise import Block, build_blocks
+from pipelines.core.extraction.page_kind import is_listing
 from pipelines.core.extraction.tokens import tokenize
 from pipelines.core.site_aware import dom_diff, page_budget
 from pipelines.core.site_aware import templates as templates_module
@@ -257,10 +258,14 @@ class SiteAwareExtractor:
     def _generic(self, page: ParsedPage, method: str, clock: PageClock) -> Extraction:
         """The generic default method on the parsed page, failures named as pipelines.core.extraction names them."""
         body = "\n".join(page.choice().lines)
-        if body_chars(body) < MIN_BODY_CHARS:
-            total = sum(block.chars for block in page.blocks)
-            links = sum(block.link_chars for block in page.blocks)
-            return Extraction.failure(no_body_reason(total, links), page.encoding, METHOD_GENERIC)
+        total = sum(block.chars for block in page.blocks)
+        links = sum(block.link_chars for block in page.blocks)
+        if body_chars(body) < MIN_BODY_CHARS or is_listing(
+                page.marked_article, page.choice().headline is not None, body_chars(body), total, links):
+            # No article; the page's metadata is still its own (a listing's JSON-LD date is its date).
+            reason = no_body_reason(total, links) if body_chars(body) < MIN_BODY_CHARS else "listing_page"
+            failure = Extraction.failure(reason, page.encoding, METHOD_GENERIC)
+            return failure.with_metadata(byline_metadata(page_lines(page.blocks), page.head, page.choice().lines))
         if clock.page_over():
             return Extraction.failure("timeout", page.encoding, METHOD_GENERIC)
         self.counts.generic += 1

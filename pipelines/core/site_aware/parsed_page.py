@@ -26,6 +26,7 @@ class ParsedPage:
     blocks: list[Block]
     head: Metadata
     encoding: str | None
+    marked_article: bool = False
     _choice: default_method.RegionChoice | None = None
     _index: PageIndex | None = None
     _skeleton: Skeleton | None = None
@@ -54,4 +55,4 @@ def parse_page(html: bytes | str, url: str | None, content_type: str | None = No
     page = prepare_page(html, content_type, url=url)
     if isinstance(page, PageFailure):
         return None
-    return ParsedPage(url, page.root, page.blocks, page.head, page.encoding)
+    return ParsedPage(url, page.root, page.blocks, page.head, page.encoding, page.marked_article)

@@ -1,0 +1,159 @@
+"""Failure classes seen on sites the extractor was never tuned on (issue 16), each on our own small pages in
+English and Chinese: the rule must fix the class, and the ordinary page must come out as before."""
+
+from __future__ import annotations
+
+from pipelines.core.extraction import extract
+
+EN_PARAGRAPHS = [
+    f"Paragraph {n} of the harbour story says the ferry timetable changes next month, and the council expects "
+    "shorter queues at the north pier once the second boat starts running."
+    for n in range(1, 6)
+]
+ZH_PARAGRAPHS = [
+    f"第{n}段：市交通局昨天宣布，下个月起轮渡时刻表将调整，北码头增开第二班船后，排队时间预计会明显缩短。"
+    for n in range(1, 6)
+]
+
+
+def _page(body: str, title: str = "Ferry timetable changes next month") -> str:
+    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def _article(paragraphs: list[str]) -> str:
+    return "".join(f"<p>{p}</p>" for p in paragraphs)
+
+
+def _body_lines(page: str) -> list[str]:
+    return extract(page).body.split("\n")
+
+
+def test_an_unclosed_button_does_not_take_the_article_with_it() -> None:
+    # A </button> met while a <div> opened inside the button is still open is ignored by libxml2: the rest of
+    # the page, the article included, is nested in the button, and dropping the button dropped the page.
+    for paragraphs in (EN_PARAGRAPHS, ZH_PARAGRAPHS):
+        page = (
+            "<html><head><title>Ferry timetable changes next month</title></head><body><header>"
+            "<button class='menu-button'><span>Menu</span><div class='inner'><div></button></div>"
+            "<div class='logo'>Harbour News</div></header><main><article><h1>Ferry timetable changes next month</h1>"
+            f"{_article(paragraphs)}</article></main>"
+            "<footer>About us</footer></body></html>"
+        )
+        assert _body_lines(page) == paragraphs
+
+
+def test_a_short_button_is_still_dropped() -> None:
+    page = _page(f"<article>{_article(EN_PARAGRAPHS[:2])}<button>Share this story</button></article>")
+    assert "Share this story" not in extract(page).body
+
+
+def test_a_page_builder_widget_is_not_a_negative_hint() -> None:
+    # Page builders wrap every block, the article text included, in "...-widget-container".
+    for paragraphs in (EN_PARAGRAPHS, ZH_PARAGRAPHS):
+        widgets = "".join(
+            f"<div class='builder-widget builder-widget-text'><div class='builder-widget-container'><p>{p}</p>"
+            "</div></div>"
+            for p in paragraphs
+        )
+        page = _page(
+            "<div class='post-content'><h1>Ferry timetable changes next month</h1>"
+            f"<div class='builder-column'>{widgets}</div></div><aside class='sidebar'><p>Read our other stories, "
+            "about the pier, the bridge, and the new bus lanes.</p></aside>"
+        )
+        assert _body_lines(page) == paragraphs
+
+
+def _sectioned(paragraphs: list[str], heading: str, credit: str) -> str:
+    # A guide in sections: each section's paragraphs in their own wrapper, a heading and a picture credit
+    # (text that is not prose) between them.
+    sections = "".join(
+        f"<div class='section'><h2>{heading} {n}</h2><div class='credit'>{credit}</div>"
+        f"<div class='text'><p>{p}</p><p>{p}</p></div></div>"
+        for n, p in enumerate(paragraphs, 1)
+    )
+    return _page(f"<main><h1>Ferry timetable changes next month</h1><div class='guide'>{sections}</div></main>")
+
+
+def test_a_guide_in_sections_is_taken_whole() -> None:
+    cases = ((EN_PARAGRAPHS, "Step", "Photo Jane Roe"), (ZH_PARAGRAPHS, "步骤", "摄影 张三"))
+    for paragraphs, heading, credit in cases:
+        lines = _body_lines(_sectioned(paragraphs, heading, credit))
+        for paragraph in paragraphs:
+            assert paragraph in lines
+
+
+def test_a_site_name_h1_inside_the_title_is_not_the_headline() -> None:
+    # The logo <h1> is contained in <title>; as the headline it ended the body window at the next <h1>,
+    # before the article.
+    cases = (
+        (EN_PARAGRAPHS, "Harbour News", "Harbour News: ferry timetable changes next month, with maps"),
+        (ZH_PARAGRAPHS, "海港每日新闻网", "海港每日新闻网：轮渡时刻表下月调整，北码头增开第二班船"),
+    )
+    menu = "".join(f"<li><a href='/s{n}'>Section {n}</a></li>" for n in range(12))
+    for paragraphs, site, title in cases:
+        page = _page(
+            f"<div class='top'><h1>{site}</h1><p>{site}, every day, since 1901.</p><ul>{menu}</ul></div>"
+            "<h1>Ferries</h1>"
+            f"<div class='post'>{_article(paragraphs)}</div>",
+            title=title,
+        )
+        assert _body_lines(page) == paragraphs
+
+
+def test_a_hidden_copy_of_the_article_is_output_once() -> None:
+    for paragraphs in (EN_PARAGRAPHS, ZH_PARAGRAPHS):
+        copy = f"<div class='read-aloud' hidden><div class='text'>{_article(paragraphs)}</div></div>"
+        page = _page(
+            f"<article><h1>Ferry timetable changes next month</h1><div class='text'>"
+            f"{_article(paragraphs)}</div>{copy}</article>"
+        )
+        assert _body_lines(page) == paragraphs
+
+
+def test_repeated_lines_that_are_not_a_copy_stay() -> None:
+    # A plan whose days share entries: the lines repeat, the blocks holding them differ.
+    entry = "One scoop of oats, a cup of blueberries and eight ounces of unsweetened almond milk, blended."
+    days = "".join(
+        f"<div class='day'><h3>Day {n}</h3><p>{entry}</p><p>Dinner {n}: fish and rice.</p></div>" for n in range(1, 4)
+    )
+    lines = _body_lines(_page(f"<article><h1>Ferry timetable changes next month</h1>{days}</article>"))
+    assert lines.count(entry) == 3
+
+
+def _thread(comments: list[str]) -> str:
+    items = "".join(
+        f"<li class='comment even depth-1' id='comment-{n}'><div class='comment-body'><p>{c}</p></div></li>"
+        for n, c in enumerate(comments)
+    )
+    heading = f"<h2>{len(comments)} Comments</h2>"
+    return f"<div id='comments' class='comments-area'>{heading}<ol class='comment-list'>{items}</ol></div>"
+
+
+def test_a_comment_thread_is_never_the_body_en() -> None:
+    replies = [f"Reply {n}: thanks for the photos, we took the same ferry last summer and loved it." for n in range(12)]
+    post = "<article class='post has-comments comments-open'><h1>Ferry timetable changes next month</h1>"
+    only_photos = extract(
+        _page(f"{post}<div class='entry-content'><img src='a.jpg'></div></article>{_thread(replies)}")
+    )
+    assert only_photos.reason == "no_body"
+    short = "The new timetable starts on the first of May, with boats every half hour."
+    with_text = extract(_page(f"{post}<div class='entry-content'><p>{short}</p></div></article>{_thread(replies)}"))
+    assert with_text.body == short
+
+
+def test_a_comment_section_under_a_label_is_never_the_body_zh() -> None:
+    comments = "".join(
+        f"<div class='item'><p>网友{n}：说得很好，我们去年夏天也坐过这班轮渡，风景很美。</p></div>" for n in range(12)
+    )
+    short = "新时刻表从五月一日起实行，每半小时一班。"
+    page = _page(
+        f"<div class='main'><h1>轮渡时刻表下月调整</h1><div class='text'><p>{short}</p></div>"
+        f"<div class='box'><div class='hd'>网友评论</div>{comments}</div></div>",
+        title="轮渡时刻表下月调整",
+    )
+    assert extract(page).body == short
+
+
+def test_commentary_is_not_a_comment_section() -> None:
+    page = _page(f"<div class='commentary-body'>{_article(EN_PARAGRAPHS)}</div>")
+    assert _body_lines(page) == EN_PARAGRAPHS
