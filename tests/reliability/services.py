@@ -73,12 +73,12 @@ class PrivatePostgres:
         pgexec("pg_ctl", args, bin_path=self._bin_path, user=self._system_user, timeout=60)
 
     def create(self) -> PrivatePostgres:
-        from pipelines.db.connection import EmbeddedPostgres
+        from pipelines.db.embedded_server import EmbeddedPostgres
 
         self.folder.mkdir(parents=True, exist_ok=True)
         # The embedded server's own start does initdb with the right owner and permissions; it is then stopped
         # and run from here on a TCP port of its own.
-        embedded = EmbeddedPostgres(self.pgdata)
+        embedded = EmbeddedPostgres(self.pgdata, idle_seconds=0, watch=False)
         embedded.start()
         server = embedded._server
         self._bin_path, self._system_user = server.bin_path, server.system_user
