@@ -6,10 +6,11 @@ through buffered file writes that only a graceful close completes. A killed proc
 short: a queue file still 0 bytes on disk (less than a write buffer was pushed) makes every push to it on
 resume raise ``struct.error``, so the request is dropped while the filter keeps it as seen (issue 14: 200
 of 301 articles never stored). This extension writes a marker when the crawl opens and removes it when the
-crawl closes (any close: Scrapy then saves its state). Finding the marker at start means the last run did
-not close: the duplicate filter is reset and the disk queue discarded, so the seeds and listing pages are
-fetched again and rediscover every article; the articles already stored are not fetched again
-(crawler.refetch).
+crawl closes (any close: Scrapy then saves its state), unless pages were fetched but not saved (the database
+was away: crawler.database), which the saved filter would hide from the next run. Finding the marker at
+start means the last run did not close (or left pages unsaved): the duplicate filter is reset and the disk
+queue discarded, so the seeds and listing pages are fetched again and rediscover every article; the articles
+already stored are not fetched again (crawler.refetch).
 """
 
 from __future__ import annotations
@@ -59,4 +60,9 @@ class JobdirCrashGuard:
         self.marker.write_text("a crawl is running in this JOBDIR\n", encoding="utf-8")
 
     def spider_closed(self, spider, reason) -> None:
+        if self.crawler.stats.get_value("newscorpus/storage/pages_unsaved"):
+            # Pages fetched but not saved (the database was away) are in the saved duplicate filter: the next run
+            # must not trust it, as after a crash.
+            self.marker.write_text("the last crawl stopped with pages not saved\n", encoding="utf-8")
+            return
         self.marker.unlink(missing_ok=True)

@@ -85,7 +85,8 @@ def main(argv: list[str]) -> int:
     process.start()
     _emit("finished", crawlers)
     reasons = [crawler.stats.get_value("finish_reason") for crawler in crawlers.values()]
-    return 0 if all(reason == "finished" for reason in reasons) else 1
+    unsaved = sum(crawler.stats.get_value("newscorpus/storage/pages_unsaved", 0) for crawler in crawlers.values())
+    return 0 if all(reason == "finished" for reason in reasons) and not unsaved else 1
 
 
 if __name__ == "__main__":

@@ -42,6 +42,12 @@ def redact(text: str) -> str:
     return _PASSWORD_IN_KEYWORDS.sub(lambda m: m.group("head") + "***", text)
 
 
+def error_line(error: BaseException) -> str:
+    """``error`` as one password-free line (its first line, else its type's name), for a log line."""
+    lines = redact(str(error)).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
 def redact_dsn(dsn: str) -> str:
     if "://" in dsn:
         parts = urlsplit(dsn)
