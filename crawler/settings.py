@@ -30,6 +30,7 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawler.middlewares.BackoffRetryMiddleware": 550,
     "crawler.refetch.StoredArticleSkipMiddleware": 60,  # after scope, before robots.txt: stored articles cost nothing
+    "crawler.middlewares.RedirectLoopMiddleware": 650,  # sees a redirect before RedirectMiddleware (600)
 }
 NEWSCORPUS_RETRY_BACKOFF_SECONDS = 1.0      # first wait; doubled per retry of the same request
 NEWSCORPUS_RETRY_BACKOFF_MAX_SECONDS = 60.0
