@@ -1,7 +1,7 @@
 """The build's crawl, run as a child process: every site at once in one CrawlerProcess (one crawler per site).
 
-``python -m pipelines.build.crawl_child SPEC_JSON``, SPEC = ``{"configs": [toml paths], "settings": {...},
-"progress_seconds": 1.0}``. Writes one JSON line per ``progress_seconds`` to stdout (``{"event": "progress",
+``python -m pipelines.build.crawl_child`` with SPEC_JSON on its stdin (never on its command line: it holds the
+DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0}``. Writes one JSON line per ``progress_seconds`` to stdout (``{"event": "progress",
 "sites": {name: counters}}``) and a last one with ``"event": "finished"``; Scrapy's log goes to stderr.
 Exit code 0 when every site's crawl finished normally, 1 otherwise. When its parent (the build) dies, it
 stops its crawlers cleanly, so what was fetched is written and the crawl runs are closed.
@@ -52,8 +52,8 @@ def _emit(event: str, crawlers: dict) -> None:
         pass
 
 
-def main(argv: list[str]) -> int:
-    spec = json.loads(argv[0])
+def main(spec_json: str) -> int:
+    spec = json.loads(spec_json)
     from scrapy.crawler import CrawlerProcess
 
     from crawler.spiders.site import SiteSpider
@@ -90,4 +90,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.stdin.read()))

@@ -130,10 +130,15 @@ class BuildRun:
     def crawl(self, build_id: int, config_paths: list[str]) -> int:
         spec = {"configs": config_paths, "progress_seconds": CRAWL_PROGRESS_SECONDS,
                 "settings": {**BUILD_CRAWL_SETTINGS, **self.request.crawl_settings, "NEWSCORPUS_DB_DSN": self.dsn}}
-        command = [sys.executable, "-m", "pipelines.build.crawl_child", json.dumps(spec)]
+        # The spec (the DSN and any -s setting, passwords included) goes through a pipe, never the command line,
+        # which every user of the machine can read (ps).
+        command = [sys.executable, "-m", "pipelines.build.crawl_child"]
         known_runs: set[int] = set()
-        with (subprocess.Popen(command, stdout=subprocess.PIPE, text=True, encoding="utf-8") as child,
+        with (subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               encoding="utf-8") as child,
               self.progress.phase("crawl", "pages") as bar):
+            child.stdin.write(json.dumps(spec))
+            child.stdin.close()
             for line in child.stdout:
                 try:
                     event = json.loads(line)
