@@ -1,5 +1,5 @@
-"""Crawl scope, enforced on every request (redirects included): http(s) only, the site's own hosts only,
-and no private, loopback or link-local addresses unless the site config allows them."""
+"""Crawl scope, enforced on every request (redirects included): http(s) only, the site's own hosts and ports
+only, and no private, loopback or link-local addresses unless the site config allows them."""
 
 from __future__ import annotations
 
@@ -11,6 +11,25 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import IgnoreRequest
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def url_port(url: str) -> int | None:
+    """The port a URL connects to (its scheme's default when none is written); None when it cannot say."""
+    parts = urlsplit(url)
+    try:
+        return parts.port or DEFAULT_PORTS.get(parts.scheme)
+    except ValueError:  # a port that is not a number
+        return None
+
+
+def site_ports(urls, extra_ports=()) -> frozenset[int]:
+    """The ports a site is crawled on: those of its configured URLs, and ``extra_ports``. The default ports of
+    http and https go together (a site served on one links to, and redirects to, the other)."""
+    ports = {url_port(url) for url in urls} | set(extra_ports)
+    if ports & set(DEFAULT_PORTS.values()):
+        ports |= set(DEFAULT_PORTS.values())
+    return frozenset(port for port in ports if port is not None)
 
 
 def is_internal_address(address: str) -> bool:
@@ -61,6 +80,8 @@ class CrawlScopeMiddleware:
             self._refuse("offsite", request.url)
         if not (config.allow_private_addresses or self.allow_private_default) and await self._is_internal(host):
             self._refuse("internal_address", request.url)
+        if url_port(request.url) not in config.ports:   # another service on an allowed host
+            self._refuse("port", request.url)
         return None
 
     async def _is_internal(self, host: str) -> bool:

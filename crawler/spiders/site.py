@@ -16,7 +16,7 @@ from scrapy.utils.sitemap import Sitemap
 
 from crawler.items import PageItem
 from crawler.middlewares import RedirectLoop
-from crawler.scope import host_in_domains
+from crawler.scope import host_in_domains, url_port
 from crawler.site_config import SiteConfig, SiteConfigError, adhoc_site_config, load_site_config
 from crawler.url_classes import ARTICLE, LISTING, SKIP, classify_url
 
@@ -89,7 +89,8 @@ class SiteSpider(scrapy.Spider):
         )
 
     def in_scope(self, url: str) -> bool:
-        return host_in_domains(urlsplit(url).hostname or "", self.allowed_domains)
+        return (host_in_domains(urlsplit(url).hostname or "", self.allowed_domains)
+                and url_port(url) in self.site_config.ports)
 
     def page_request(self, url: str, *, priority: int = 0) -> Request | None:
         url = urldefrag(url)[0]

@@ -1,9 +1,10 @@
 """The build's crawl, run as a child process: every site at once in one CrawlerProcess (one crawler per site).
 
 ``python -m pipelines.build.crawl_child`` with SPEC_JSON on its stdin (never on its command line: it holds the
-DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0}``. Writes one JSON line per ``progress_seconds`` to stdout (``{"event": "progress",
-"sites": {name: counters}}``) and a last one with ``"event": "finished"``; Scrapy's log goes to stderr.
-Exit code 0 when every site's crawl finished normally, 1 otherwise. When its parent (the build) dies, it
+DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0}``. Writes one JSON line
+per ``progress_seconds`` to stdout (``{"event": "progress", "sites": {name: counters}}``) and a last one with
+``"event": "finished"``; Scrapy's log goes to stderr. Exit code 0 when every site's crawl finished normally
+and saved every page it fetched, 1 otherwise. When its parent (the build) dies, it
 stops its crawlers cleanly, so what was fetched is written and the crawl runs are closed.
 """
 
