@@ -296,6 +296,7 @@ class BuildRun:
             raise
         status = "completed_with_errors" if self._has_errors(report) else "succeeded"
         final = self._finish(build_id, status, "done", report, None)
+        status = final["status"]
         return BuildOutcome(build_key, status, EXIT_OK if status == "succeeded" else EXIT_FAILED, final,
                             out_dir / build_key, resumed_from)
 
@@ -320,6 +321,11 @@ class BuildRun:
             "errors": build_report.errors_by_reason(runs, report.get("crawl_exit_code"), maintenance),
             **report,
         }
+        if status != "failed" and full["crawl"]["pages_fetched"] == 0 and full["errors"]:
+            # Nothing fetched and errors (network or site down): no corpus was built, whatever else ran.
+            status = full["status"] = "failed"
+            error = full["failure"] = "the crawl fetched no page: " + ", ".join(
+                f"{reason} {count}" for reason, count in full["errors"].items())
         self._execute("finish_build", {"build_id": build_id, "status": status, "phase": phase,
                                        "report": Jsonb(full), "error": error})
         snapshot = full.get("snapshot")
