@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import socket
 from urllib.parse import urlsplit
 
 from scrapy.exceptions import IgnoreRequest
+
+logger = logging.getLogger(__name__)
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -58,6 +61,7 @@ class CrawlScopeMiddleware:
         self.crawler = crawler
         self.allow_private_default = allow_private_default
         self._internal_hosts: dict[str, bool] = {}
+        self.warned_private = False
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -65,6 +69,11 @@ class CrawlScopeMiddleware:
 
     def _refuse(self, reason: str, url: str) -> None:
         self.crawler.stats.inc_value(f"newscorpus/scope/{reason}")
+        if reason == "internal_address" and not self.warned_private:
+            self.warned_private = True  # once: a local site would otherwise end with 0 pages and no word
+            logger.warning("not fetching %s: it is on a loopback or private network. To crawl it, set "
+                           "allow_private_addresses = true in the site config, or -s "
+                           "NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES=True for a -a url= crawl", url[:200])
         raise OutOfScope(reason, url)
 
     async def process_request(self, request):

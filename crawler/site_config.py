@@ -172,6 +172,16 @@ def load_site_config(name_or_path: str, extra_dirs: list[str] | tuple[str, ...] 
     raise SiteConfigError(f"no site config {name_or_path!r} (looked for {searched})")
 
 
+# What an ad-hoc crawl never fetches, as a site config's skip_patterns would say: comment pages and threads,
+# feeds (not pages; a config names its feeds in feed_urls), the WordPress REST API, admin and login pages,
+# trackbacks (issue 15: a blog crawl followed them and stored comment threads and API JSON).
+ADHOC_SKIP_PATTERNS = (
+    r"/comment-page-\d+", r"/comments?(?:/|$)", r"[?&](?:replytocom|share)=",
+    r"/feed(?:/|$)", r"/(?:rss|atom)(?:\.xml)?/?$", r"[?&](?:feed|rest_route)=",
+    r"/wp-json(?:/|$)", r"/wp-admin(?:/|$)", r"/wp-login\.php", r"/xmlrpc\.php", r"/trackback/?$",
+)
+
+
 def adhoc_site_name(url: str) -> str:
     """The site name of an ad-hoc crawl: the host without ``www.``, and its port unless it is the scheme's
     default (two local sites on two ports are two sites)."""
@@ -188,4 +198,5 @@ def adhoc_site_config(url: str) -> SiteConfig:
     host = urlsplit(url).hostname
     if urlsplit(url).scheme not in ("http", "https") or not host:
         raise SiteConfigError(f"-a url={url!r}: need an http(s) URL with a host")
-    return SiteConfig(name=adhoc_site_name(url), start_urls=(url,), allowed_domains=(host,), source=f"ad-hoc {url}")
+    return SiteConfig(name=adhoc_site_name(url), start_urls=(url,), allowed_domains=(host,),
+                      skip_patterns=ADHOC_SKIP_PATTERNS, source=f"ad-hoc {url}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urlsplit
 
 import scrapy
 from lxml import etree
@@ -14,6 +14,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
 
+from crawler.canonical_url import canonical_url
 from crawler.items import PageItem
 from crawler.middlewares import RedirectLoop
 from crawler.scope import host_in_domains, url_port
@@ -49,6 +50,8 @@ class SiteSpider(scrapy.Spider):
         super().__init__(*args, **kwargs)
         self._config_arguments = (site, url, site_config)
         self._requested: set[str] = set()
+        self._beyond_depth: set[str] = set()   # pages linked only from pages at the depth limit (so far)
+        self._over_budget: set[str] = set()    # pages found after the page budget was spent
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -92,17 +95,32 @@ class SiteSpider(scrapy.Spider):
         return (host_in_domains(urlsplit(url).hostname or "", self.allowed_domains)
                 and url_port(url) in self.site_config.ports)
 
-    def page_request(self, url: str, *, priority: int = 0) -> Request | None:
-        url = urldefrag(url)[0]
+    def candidate(self, url: str) -> tuple[str, str] | None:
+        """(canonical URL, kind) of a page this crawl would fetch; None when out of scope, skipped or requested."""
+        url = canonical_url(url)
         if not self.in_scope(url):
             return None
         kind = self.url_kind(url)
         if kind == SKIP or url in self._requested:
             return None
+        return url, kind
+
+    def page_request(self, url: str, *, priority: int = 0) -> Request | None:
+        found = self.candidate(url)
+        if found is None:
+            return None
+        url, kind = found
+        stats = self.crawler.stats
         if self.max_pages is not None and len(self._requested) >= self.max_pages:
-            self.crawler.stats.inc_value("newscorpus/spider/over_page_limit")
+            stats.inc_value("newscorpus/spider/over_page_limit")
+            if url not in self._over_budget:
+                self._over_budget.add(url)
+                stats.inc_value("newscorpus/spider/page_budget_cut")
             return None
         self._requested.add(url)
+        if url in self._beyond_depth:  # found again on a shallower page: fetched after all
+            self._beyond_depth.discard(url)
+            stats.inc_value("newscorpus/spider/depth_cut", -1)
         return Request(
             url, callback=self.parse_page, errback=self.on_error,
             meta={"url_kind": kind}, priority=priority + (1 if kind == ARTICLE else 0),
@@ -190,11 +208,31 @@ class SiteSpider(scrapy.Spider):
         yield item
         if html and response.status < 400 and self.site_config.follow_links:
             if response.meta.get("depth", 0) >= self.max_depth:
+                self.count_beyond_depth(response)
                 return
             for link in self.link_extractor.extract_links(response):
                 request = self.page_request(link.url)
                 if request is not None:
                     yield request
+
+    def count_beyond_depth(self, response: Response) -> None:
+        """The pages a page at the depth limit links to and the crawl has not fetched (counted once each)."""
+        for link in self.link_extractor.extract_links(response):
+            found = self.candidate(link.url)
+            if found is not None and found[0] not in self._beyond_depth:
+                self._beyond_depth.add(found[0])
+                self.crawler.stats.inc_value("newscorpus/spider/depth_cut")
+
+    def closed(self, reason: str) -> None:
+        """Say when a limit, not the site, ended the crawl: the numbers, and the setting to change."""
+        if self._beyond_depth:
+            logger.warning("the depth limit cut the crawl: %d page(s) linked from pages %d link(s) deep were not "
+                           "fetched (raise max_depth in the site config, or -s NEWSCORPUS_MAX_DEPTH=N)",
+                           len(self._beyond_depth), self.max_depth)
+        if self._over_budget:
+            logger.warning("the page budget cut the crawl: %d page(s) found after the first %d were not fetched "
+                           "(raise max_pages in the site config, or -s NEWSCORPUS_MAX_PAGES=N)",
+                           len(self._over_budget), self.max_pages)
 
     def too_large(self, failure) -> bool:
         request = failure.request
