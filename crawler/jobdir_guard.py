@@ -49,7 +49,7 @@ class JobdirCrashGuard:
     def from_crawler(cls, crawler):
         jobdir = crawler.settings.get("JOBDIR")
         if not jobdir:
-            raise NotConfigured("no JOBDIR")
+            raise NotConfigured  # nothing to guard; no message, so Scrapy logs no warning (issue 19)
         guard = cls(crawler, Path(jobdir))
         crawler.signals.connect(guard.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(guard.spider_closed, signal=signals.spider_closed)
