@@ -120,8 +120,9 @@ class CrawlDatabase:
         await writer.close()  # a batch it could not write is in writer.unsaved
         unsaved = self.unsaved | writer.unsaved
         if unsaved:
+            reason = DATABASE_UNAVAILABLE  # also when only the last batch failed, after the crawl had finished
             stats.set_value("newscorpus/storage/pages_unsaved", len(unsaved))
-            stats.set_value("finish_reason", reason := DATABASE_UNAVAILABLE)
+            stats.set_value("finish_reason", reason)
             logger.error("%d fetched page(s) not saved because the database was unavailable; the next run fetches "
                          "them again", len(unsaved))
         for name, value in writer.counters.items():
