@@ -152,14 +152,17 @@ def watch(data_dir: Path, idle_seconds: float, interval: float = WATCH_INTERVAL_
             time.sleep(interval)
             if running_postmaster(data_dir) != postmaster:
                 return "the server stopped"
-            with _pgserver().PostgresServer._lock:
-                if _prune_users(data_dir):
-                    idle_since = None
-                    continue
-                idle_since = time.monotonic() if idle_since is None else idle_since
-                if time.monotonic() - idle_since < idle_seconds:
-                    continue
-                if _client_connections(data_dir):
+            if live_users(data_dir):
+                idle_since = None
+                continue
+            idle_since = time.monotonic() if idle_since is None else idle_since
+            if time.monotonic() - idle_since < idle_seconds:
+                continue
+            if _client_connections(data_dir):  # asked outside pgserver's lock, which every start on the machine takes
+                idle_since = None
+                continue
+            with _pgserver().PostgresServer._lock:  # a start waits, then finds the server stopped and starts it
+                if _prune_users(data_dir) or running_postmaster(data_dir) != postmaster:
                     idle_since = None
                     continue
                 _stop_postmaster(data_dir)
