@@ -16,7 +16,7 @@ from pipelines.db.connection import embedded_dsn, release_embedded
 
 # Embedded servers the tests start stop as soon as their last user exits (not after the interactive idle time),
 # so that none outlives the run (checked by embedded_servers_stopped).
-os.environ.setdefault("NEWSCORPUS_DB_IDLE_SECONDS", "0")
+os.environ["NEWSCORPUS_DB_IDLE_SECONDS"] = "0"
 
 TEST_DSN_VARIABLE = "NEWSCORPUS_TEST_DSN"
 TEST_REDIS_VARIABLE = "NEWSCORPUS_TEST_REDIS_URL"
