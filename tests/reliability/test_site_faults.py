@@ -77,7 +77,7 @@ def faulty_crawl(postgres_server_dsn, tmp_path_factory):
         site.routes.update({path: (200, {"Content-Type": HTML}, article_html(n)) for n, path in enumerate(GOOD)})
         site.routes.update({
             "/": (200, {"Content-Type": HTML}, listing_html([*GOOD, SLOW, BURST, ALWAYS_500, RESET, RESET_ONCE,
-                                                              LOOP, CYCLE_A, STREAMED])),
+                                                              LOOP])),
             SLOW: slow(3),
             BURST: failing_then(2, error(503), ok(20)),
             ALWAYS_500: error(500),
@@ -85,14 +85,7 @@ def faulty_crawl(postgres_server_dsn, tmp_path_factory):
             RESET_ONCE: failing_then(1, reset, ok(21)),
         })
         site.routes.update({f"/2026/05/06/loop-{n}.html": loop for n in range(50)})
-        site.routes.update({
-            CYCLE_A: (302, {"Location": CYCLE_B}, b""), CYCLE_B: (302, {"Location": CYCLE_A}, b""),
-            STREAMED: streamed, BIG_SITEMAP: (200, {"Content-Type": "application/xml"}, big_sitemap(site.base_url)),
-        })
-        site.routes.update({path: (200, {"Content-Type": HTML}, article_html(30 + n))
-                            for n, path in enumerate(IN_BIG_SITEMAP)})
-        config = site_toml(tmp / "faults.toml", "faults", start_urls=[f"{site.base_url}/"],
-                           sitemap_urls=[f"{site.base_url}{BIG_SITEMAP}"])
+        config = site_toml(tmp / "faults.toml", "faults", start_urls=[f"{site.base_url}/"])
         result = crawl(dsn, config, tmp / "crawl.log", settings={
             "RETRY_TIMES": RETRY_TIMES, "REDIRECT_MAX_TIMES": REDIRECT_MAX_TIMES,
             "DOWNLOAD_TIMEOUT": DOWNLOAD_TIMEOUT})
@@ -108,10 +101,6 @@ def test_each_fault_ends_in_a_recorded_outcome(faulty_crawl):
     assert found[LOOP] == "fetch_error"             # the chain is recorded under its first URL
     assert found[BURST] == found[RESET_ONCE] == "article"          # cured by a retry
     assert all(found[path] == "article" for path in GOOD)
-    assert found[CYCLE_A] == "fetch_error"          # A -> B -> A: was no row at all (the filter dropped A)
-    assert found[STREAMED] == "too_large"           # was fetch_error
-    assert found[BIG_SITEMAP] == "sitemap"          # was too_large, its entries never seen
-    assert all(found[path] == "article" for path in IN_BIG_SITEMAP)
 
 
 def test_retries_and_limits_apply(faulty_crawl):
@@ -123,9 +112,31 @@ def test_retries_and_limits_apply(faulty_crawl):
     assert hops[: REDIRECT_MAX_TIMES + 1] == [1] * (REDIRECT_MAX_TIMES + 1) and sum(hops) == REDIRECT_MAX_TIMES + 1
     assert counters["retry/max_reached"] == 3                       # slow, always-500, reset
     assert counters["retry/count"] == 3 * RETRY_TIMES + 2 + 1       # + the burst's 2 and the reset-once's 1
-    assert counters["newscorpus/outcome/fetch_error"] == 4          # slow, reset, the redirect chain and circle
-    assert counters["newscorpus/outcome/too_large"] == 1            # the streamed page
+    assert counters["newscorpus/outcome/fetch_error"] == 3          # slow, reset, the redirect chain
     assert counters["newscorpus/outcome/http_error"] == 1
-    assert counters["newscorpus/outcome/article"] == len(GOOD) + 2 + len(IN_BIG_SITEMAP)
-    assert site.requests[CYCLE_A] == site.requests[CYCLE_B] == 1
+    assert counters["newscorpus/outcome/article"] == len(GOOD) + 2
     assert counters["finish_reason"] == "finished"
+
+
+def test_loops_oversized_bodies_and_big_sitemaps_are_recorded_as_what_they_are(postgres_server_dsn, tmp_path):
+    """Issue 14 (default timeouts: the big bodies must not race the 1 s timeout of the crawl above)."""
+    with HostileSite() as site, fresh_schema(postgres_server_dsn) as dsn:
+        site.routes.update({
+            "/": (200, {"Content-Type": HTML}, listing_html([CYCLE_A, STREAMED, GOOD[0]])),
+            GOOD[0]: (200, {"Content-Type": HTML}, article_html(0)),
+            CYCLE_A: (302, {"Location": CYCLE_B}, b""), CYCLE_B: (302, {"Location": CYCLE_A}, b""),
+            STREAMED: streamed, BIG_SITEMAP: (200, {"Content-Type": "application/xml"}, big_sitemap(site.base_url)),
+        })
+        site.routes.update({path: (200, {"Content-Type": HTML}, article_html(30 + n))
+                            for n, path in enumerate(IN_BIG_SITEMAP)})
+        config = site_toml(tmp_path / "sizes.toml", "sizes", start_urls=[f"{site.base_url}/"],
+                           sitemap_urls=[f"{site.base_url}{BIG_SITEMAP}"])
+        result = crawl(dsn, config, tmp_path / "crawl.log")
+        assert result.returncode == 0, result.stderr[-3000:]
+        found, counters = outcomes(dsn, site.base_url), last_run_counters(dsn)
+    assert found[CYCLE_A] == "fetch_error"          # A -> B -> A: was no row at all (the filter dropped A)
+    assert site.requests[CYCLE_A] == site.requests[CYCLE_B] == 1
+    assert found[STREAMED] == "too_large"           # was fetch_error
+    assert found[BIG_SITEMAP] == "sitemap"          # was too_large, its entries never seen
+    assert all(found[path] == "article" for path in [GOOD[0], *IN_BIG_SITEMAP])
+    assert counters["newscorpus/outcome/fetch_error"] == counters["newscorpus/outcome/too_large"] == 1
