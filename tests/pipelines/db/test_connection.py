@@ -155,4 +155,9 @@ def test_the_watcher_stops_the_server_after_the_idle_time(tmp_path):
     data_dir = tmp_path / "pg"
     start_user(data_dir, 1, "exit").wait()
     wait_until_stopped(data_dir)
-    assert "stopped the server: no live user for 1 s" in (data_dir / "newscorpus-watcher.log").read_text()
+    log = data_dir / "newscorpus-watcher.log"
+    deadline = time.monotonic() + 30          # the watcher writes its line once pg_ctl has returned
+    while "stopped the server" not in log.read_text():
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    assert "stopped the server: no live user for 1 s" in log.read_text()
