@@ -18,7 +18,7 @@ class PageItem:
     status: int | None
     fetched_at: datetime
     content_type: str | None
-    raw_body: bytes
+    raw_body: bytes = field(repr=False)   # the page's bytes: never in a repr (logs, tracebacks)
     url_kind: str                         # "article" | "listing" | "other": what the URL looked like
     depth: int = 0
     outcome: str | None = None            # set as soon as it is known: "listing", "not_html", "too_large", ...

@@ -11,7 +11,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 
 from crawler.database import CrawlDatabase
 from crawler.url_classes import ARTICLE
-from pipelines.db.connection import redact
+from pipelines.db.connection import error_line
 from pipelines.db.stored_articles import StoredArticles
 
 logger = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class StoredArticleSkipMiddleware:
             stored = await articles.seen_within(request.url, self.refetch_after_hours)
         except Exception as error:
             stats.inc_value("newscorpus/skipped/lookup_errors")
-            logger.warning("stored-article lookup failed for %s, fetching it: %s", request.url, redact(str(error)))
+            logger.warning("stored-article lookup failed for %s, fetching it: %s", request.url, error_line(error))
             return None
         if stored:
             stats.inc_value("newscorpus/skipped/already_stored")

@@ -1,16 +1,38 @@
-"""Crawl scope, enforced on every request (redirects included): http(s) only, the site's own hosts only,
-and no private, loopback or link-local addresses unless the site config allows them."""
+"""Crawl scope, enforced on every request (redirects included): http(s) only, the site's own hosts and ports
+only, and no private, loopback or link-local addresses unless the site config allows them."""
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import socket
 from urllib.parse import urlsplit
 
 from scrapy.exceptions import IgnoreRequest
 
+logger = logging.getLogger(__name__)
+
 ALLOWED_SCHEMES = frozenset({"http", "https"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def url_port(url: str) -> int | None:
+    """The port a URL connects to (its scheme's default when none is written); None when it cannot say."""
+    parts = urlsplit(url)
+    try:
+        return parts.port or DEFAULT_PORTS.get(parts.scheme)
+    except ValueError:  # a port that is not a number
+        return None
+
+
+def site_ports(urls, extra_ports=()) -> frozenset[int]:
+    """The ports a site is crawled on: those of its configured URLs, and ``extra_ports``. The default ports of
+    http and https go together (a site served on one links to, and redirects to, the other)."""
+    ports = {url_port(url) for url in urls} | set(extra_ports)
+    if ports & set(DEFAULT_PORTS.values()):
+        ports |= set(DEFAULT_PORTS.values())
+    return frozenset(port for port in ports if port is not None)
 
 
 def is_internal_address(address: str) -> bool:
@@ -39,6 +61,7 @@ class CrawlScopeMiddleware:
         self.crawler = crawler
         self.allow_private_default = allow_private_default
         self._internal_hosts: dict[str, bool] = {}
+        self.warned_private = False
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -46,6 +69,11 @@ class CrawlScopeMiddleware:
 
     def _refuse(self, reason: str, url: str) -> None:
         self.crawler.stats.inc_value(f"newscorpus/scope/{reason}")
+        if reason == "internal_address" and not self.warned_private:
+            self.warned_private = True  # once: a local site would otherwise end with 0 pages and no word
+            logger.warning("not fetching %s: it is on a loopback or private network. To crawl it, set "
+                           "allow_private_addresses = true in the site config, or -s "
+                           "NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES=True for a -a url= crawl", url[:200])
         raise OutOfScope(reason, url)
 
     async def process_request(self, request):
@@ -61,6 +89,8 @@ class CrawlScopeMiddleware:
             self._refuse("offsite", request.url)
         if not (config.allow_private_addresses or self.allow_private_default) and await self._is_internal(host):
             self._refuse("internal_address", request.url)
+        if url_port(request.url) not in config.ports:   # another service on an allowed host
+            self._refuse("port", request.url)
         return None
 
     async def _is_internal(self, host: str) -> bool:

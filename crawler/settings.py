@@ -30,6 +30,7 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawler.middlewares.BackoffRetryMiddleware": 550,
     "crawler.refetch.StoredArticleSkipMiddleware": 60,  # after scope, before robots.txt: stored articles cost nothing
+    "crawler.middlewares.RedirectLoopMiddleware": 650,  # sees a redirect before RedirectMiddleware (600)
 }
 NEWSCORPUS_RETRY_BACKOFF_SECONDS = 1.0      # first wait; doubled per retry of the same request
 NEWSCORPUS_RETRY_BACKOFF_MAX_SECONDS = 60.0
@@ -93,6 +94,12 @@ NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also
 # A DSN (postgresql://user:pass@host/db); unset = an embedded Postgres in NEWSCORPUS_DB_DATA_DIR.
 NEWSCORPUS_DB_DSN = os.environ.get("NEWSCORPUS_DB_DSN") or None
 NEWSCORPUS_DB_DATA_DIR = os.environ.get("NEWSCORPUS_DB_DATA_DIR", ".newscorpus/pg")
+# (environment only) NEWSCORPUS_DB_IDLE_SECONDS: the embedded server stops after this long with no live process
+# using it; default 600 (pipelines/db/embedded_server.py), 0 = when the last one exits.
+# A lost or refused connection is retried this many times (waits 0.5, 1, 2, ... 30 s: 8 attempts = 61.5 s,
+# pipelines/db/retry.py); after that the crawl stops (finish reason database_unavailable), every page not saved
+# counted and fetched again by the next run.
+NEWSCORPUS_DB_RETRY_ATTEMPTS = 8
 
 # --- Not fetched again ------------------------------------------------------------------------------------
 # An article URL stored and seen less than this many hours ago is not fetched (one lookup on articles.url);
@@ -117,5 +124,6 @@ ADDONS = {"crawler.distributed.addon.RedisFrontier": 0}
 # --- Scrapy plumbing ------------------------------------------------------------------------------------
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 FEED_EXPORT_ENCODING = "utf-8"
+LOG_FORMATTER = "crawler.log_formatter.UrlLogFormatter"   # an item is logged by its URL, never dumped
 LOG_LEVEL = os.environ.get("NEWSCORPUS_LOG_LEVEL", "INFO")
 TELNETCONSOLE_ENABLED = False

@@ -12,7 +12,11 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from crawler.demo.server import DemoSite
-from pipelines.db.connection import embedded_dsn
+from pipelines.db.connection import embedded_dsn, release_embedded
+
+# Embedded servers the tests start stop as soon as their last user exits (not after the interactive idle time),
+# so that none outlives the run (checked by embedded_servers_stopped).
+os.environ["NEWSCORPUS_DB_IDLE_SECONDS"] = "0"
 
 TEST_DSN_VARIABLE = "NEWSCORPUS_TEST_DSN"
 TEST_REDIS_VARIABLE = "NEWSCORPUS_TEST_REDIS_URL"
@@ -60,17 +64,38 @@ def machine_services_untouched():
     assert not problems, "; ".join(problems)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def embedded_servers_stopped(tmp_path_factory):
+    """No embedded Postgres started by the tests (in their temporary folders) is still running after the run;
+    a user killed by a test stops holding its server within the watcher's interval."""
+    import time
+
+    from pipelines.db.embedded_server import running_postmaster
+
+    yield
+    base = tmp_path_factory.getbasetemp()
+    deadline = time.monotonic() + 60
+    while running := [p.parent for p in base.rglob("postmaster.pid") if running_postmaster(p.parent)]:
+        if time.monotonic() > deadline:
+            pytest.fail(f"embedded Postgres servers still running after the tests: {running}")
+        time.sleep(0.5)
+
+
 @pytest.fixture(scope="session")
-def postgres_server_dsn(tmp_path_factory) -> str:
+def postgres_server_dsn(tmp_path_factory, embedded_servers_stopped):
     """The server the tests use. In CI ($CI=true) $NEWSCORPUS_TEST_DSN must be set and reachable."""
     dsn = os.environ.get(TEST_DSN_VARIABLE)
+    data_dir = None
     if not dsn:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but ${TEST_DSN_VARIABLE} is not set: the tests must use the real server")
-        dsn = embedded_dsn(tmp_path_factory.mktemp("embedded-pg") / "data")
+        data_dir = tmp_path_factory.mktemp("embedded-pg") / "data"
+        dsn = embedded_dsn(data_dir)
     with psycopg.connect(dsn, connect_timeout=10) as connection:
         connection.execute("SELECT 1")
-    return dsn
+    yield dsn
+    if data_dir is not None:
+        release_embedded(data_dir)
 
 
 def _schema_dsn(server_dsn: str, schema: str) -> str:

@@ -1,4 +1,5 @@
-"""`newscorpus db migrate|status`: apply the SQL migrations, show what is applied."""
+"""`newscorpus db migrate|status|start|stop`: apply the SQL migrations, show what is applied, start or stop the
+embedded server."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from crawler.cli.database_options import add_database_options
 from crawler.cli.groups import get_or_add_group
 from crawler.cli.main import CommandError
 from migrations.runner import applied_versions, available_migrations, migrate
-from pipelines.db.connection import DatabaseError, connect, redact_dsn, resolve_dsn
+from pipelines.db.connection import DatabaseError, connect, embedded_data_dir, redact_dsn, resolve_dsn
 from pipelines.db.named_queries import query
 
 
@@ -20,6 +21,14 @@ def register(subparsers) -> None:
     status_parser = group.add_parser("status", help="show applied migrations and row counts")
     add_database_options(status_parser)
     status_parser.set_defaults(func=run_status)
+    start_parser = group.add_parser(
+        "start", help="start the embedded server now (it stops after $NEWSCORPUS_DB_IDLE_SECONDS without a user)")
+    start_parser.add_argument("--data-dir", help="embedded Postgres data directory (default: .newscorpus/pg)")
+    start_parser.set_defaults(func=run_start)
+    stop_parser = group.add_parser("stop", help="stop the embedded server now")
+    stop_parser.add_argument("--data-dir", help="embedded Postgres data directory (default: .newscorpus/pg)")
+    stop_parser.add_argument("--force", action="store_true", help="stop it even while a crawl or command uses it")
+    stop_parser.set_defaults(func=run_stop)
 
 
 def _dsn(args) -> str:
@@ -61,4 +70,33 @@ def run_status(args) -> int:
                 print("run `newscorpus db migrate` (a crawl also migrates when it opens)")
     except DatabaseError as error:
         raise CommandError(str(error)) from None
+    return 0
+
+
+def run_start(args) -> int:
+    from pipelines.db.connection import embedded_dsn
+    from pipelines.db.embedded_server import idle_seconds_from_environment
+
+    try:
+        dsn = embedded_dsn(args.data_dir)
+        idle = idle_seconds_from_environment()
+    except DatabaseError as error:
+        raise CommandError(str(error)) from None
+    until = "the last process using it exits" if idle == 0 else f"{idle:g} s without a user"
+    print(f"embedded Postgres running in {embedded_data_dir(args.data_dir)} ({dsn}); it stops after {until}, "
+          "or with `newscorpus db stop`")
+    return 0
+
+
+def run_stop(args) -> int:
+    from pipelines.db.embedded_server import stop_server
+
+    data_dir = embedded_data_dir(args.data_dir)
+    if not (data_dir / "PG_VERSION").exists():
+        raise CommandError(f"no embedded database in {data_dir}")
+    stopped, users = stop_server(data_dir, force=args.force)
+    if users and not stopped and not args.force:
+        raise CommandError(f"the embedded server in {data_dir} is in use by process(es) "
+                           f"{', '.join(map(str, users))}; --force stops it anyway")
+    print(f"embedded Postgres in {data_dir} {'stopped' if stopped else 'was not running'}")
     return 0

@@ -1,5 +1,6 @@
 """`scrapy crawl`, checking the site config, the database and Redis (when set) before the reactor starts, so
-that a missing config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback."""
+that a missing config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback.
+A crawl that could not save every page it fetched (the database away for too long) exits with code 1."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
+from crawler.database import DATABASE_UNAVAILABLE
 from crawler.distributed.connection import RedisSettingError, checked_redis_client
 from crawler.site_config import SiteConfigError, adhoc_site_config, load_site_config
 from pipelines.db.connection import DatabaseError, connect
 
 
 class Command(ScrapyCrawlCommand):
+    crawler = None
+
     def run(self, args, opts) -> None:
         if args and args[0] == "site":
             try:
@@ -24,6 +28,14 @@ class Command(ScrapyCrawlCommand):
                 self.exitcode = 2
                 return
         super().run(args, opts)
+        stats = self.crawler.stats if self.crawler is not None else None
+        if stats is not None and (stats.get_value("newscorpus/storage/pages_unsaved")
+                                  or stats.get_value("finish_reason") == DATABASE_UNAVAILABLE):
+            self.exitcode = 1
+
+    def _create_crawler(self, spidercls):
+        self.crawler = super()._create_crawler(spidercls)
+        return self.crawler
 
     def check_site_arguments(self, spider_arguments: dict) -> None:
         site, url = spider_arguments.get("site"), spider_arguments.get("url")

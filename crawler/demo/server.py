@@ -41,14 +41,17 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 class DemoSite:
-    """The demo site: ``articles`` (+ ``flaky_article``, which answers 500 once, then 200) at ``base_url``."""
+    """The demo site: ``articles`` (+ ``flaky_article``, which answers 500 once, then 200) at ``base_url``. Its
+    sitemaps list every ``sitemap_every``-th article (all by default); the others are found through listings."""
 
-    def __init__(self, article_count: int = 30, huge_bytes: int = 12 * 1024 * 1024, port: int = 0):
+    def __init__(self, article_count: int = 30, huge_bytes: int = 12 * 1024 * 1024, port: int = 0,
+                 sitemap_every: int = 1):
         self.articles: list[DemoArticle] = generate_articles(article_count)
         first = self.articles[min(2, len(self.articles) - 1)]
         self.flaky_article = replace(first, number=9001, folder="flaky",
                                      title=first.title.replace("（", "（重发，").replace("(", "(flaky, ", 1))
         self.huge_bytes = huge_bytes
+        self.sitemap_every = sitemap_every
         self.requests: Counter[str] = Counter()
         self.statuses: Counter[tuple[str, int]] = Counter()
         self._lock = threading.Lock()
@@ -135,10 +138,10 @@ class DemoSite:
         if path == "/sitemap_index.xml":
             return 200, {"Content-Type": "application/xml"}, render_sitemap_index(self.base_url)
         if path == "/sitemap-china.xml":
-            zh = [a for a in self.articles if a.lang == "zh"]
+            zh = [a for a in self.articles if a.lang == "zh"][::self.sitemap_every]
             return 200, {"Content-Type": "application/xml"}, render_sitemap(self.base_url, zh, news=False)
         if path == "/sitemap-news.xml":
-            en = [a for a in self.articles if a.lang == "en"]
+            en = [a for a in self.articles if a.lang == "en"][::self.sitemap_every]
             return 200, {"Content-Type": "application/xml"}, render_sitemap(self.base_url, en, news=True)
         if path == "/rss.xml":
             en = [a for a in self.articles if a.lang == "en"][:10]

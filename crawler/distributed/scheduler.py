@@ -147,6 +147,15 @@ class RunScheduler(Scheduler):
         meta = request.meta
         return "url_kind" in meta and not request.dont_filter and "redirect_times" not in meta
 
+    def has_pending_requests(self) -> bool:
+        """The engine asks on every tick; while Redis is away the answer is unknown: "yes", so that the worker
+        neither closes nor finishes the run meanwhile (scrapy-redis's own raised, a traceback per tick)."""
+        try:
+            return len(self) > 0
+        except redis.ConnectionError as error:
+            self._frontier_error("length", error)
+            return True
+
     def next_request(self):
         try:
             request = self.queue.pop()

@@ -18,6 +18,7 @@ import time
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 
+from crawler.database import DATABASE_UNAVAILABLE
 from crawler.distributed.runs import finish_run, may_close, report_activity
 from crawler.distributed.scheduler import RunScheduler, wake_engine
 
@@ -91,7 +92,9 @@ class RunWorker:
         if self._beating is not None:
             self._beating.cancel()
         scheduler = self.scheduler
-        if scheduler is not None and reason == "finished":
+        # A run stopped by a database outage is finished too: its filter holds pages not saved, so the next
+        # seed or worker starts a new run that fetches them again (stored articles are not fetched).
+        if scheduler is not None and reason in ("finished", DATABASE_UNAVAILABLE):
             await asyncio.to_thread(finish_run, scheduler.server, scheduler.run.keys, scheduler.ttl_seconds)
             logger.info("run %s finished: queue empty, no worker active for %.0fs", scheduler.run.run_id,
                         self.idle_seconds)

@@ -1,9 +1,10 @@
 """The build's crawl, run as a child process: every site at once in one CrawlerProcess (one crawler per site).
 
-``python -m pipelines.build.crawl_child SPEC_JSON``, SPEC = ``{"configs": [toml paths], "settings": {...},
-"progress_seconds": 1.0}``. Writes one JSON line per ``progress_seconds`` to stdout (``{"event": "progress",
-"sites": {name: counters}}``) and a last one with ``"event": "finished"``; Scrapy's log goes to stderr.
-Exit code 0 when every site's crawl finished normally, 1 otherwise. When its parent (the build) dies, it
+``python -m pipelines.build.crawl_child`` with SPEC_JSON on its stdin (never on its command line: it holds the
+DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0}``. Writes one JSON line
+per ``progress_seconds`` to stdout (``{"event": "progress", "sites": {name: counters}}``) and a last one with
+``"event": "finished"``; Scrapy's log goes to stderr. Exit code 0 when every site's crawl finished normally
+and saved every page it fetched, 1 otherwise. When its parent (the build) dies, it
 stops its crawlers cleanly, so what was fetched is written and the crawl runs are closed.
 """
 
@@ -52,8 +53,8 @@ def _emit(event: str, crawlers: dict) -> None:
         pass
 
 
-def main(argv: list[str]) -> int:
-    spec = json.loads(argv[0])
+def main(spec_json: str) -> int:
+    spec = json.loads(spec_json)
     from scrapy.crawler import CrawlerProcess
 
     from crawler.spiders.site import SiteSpider
@@ -85,8 +86,9 @@ def main(argv: list[str]) -> int:
     process.start()
     _emit("finished", crawlers)
     reasons = [crawler.stats.get_value("finish_reason") for crawler in crawlers.values()]
-    return 0 if all(reason == "finished" for reason in reasons) else 1
+    unsaved = sum(crawler.stats.get_value("newscorpus/storage/pages_unsaved", 0) for crawler in crawlers.values())
+    return 0 if all(reason == "finished" for reason in reasons) and not unsaved else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.stdin.read()))

@@ -8,7 +8,7 @@ from collections import Counter
 ERROR_OUTCOMES = ("http_error", "fetch_error", "too_large", "decode_error", "empty", "no_body")
 # Other crawl stats counted as errors, by the name they get in the report.
 ERROR_STATS = {"newscorpus/spider/bad_sitemap": "bad_sitemap", "newscorpus/spider/bad_feed": "bad_feed",
-               "log_count/ERROR": "logged_errors", "newscorpus/storage/pages_lost": "pages_lost"}
+               "log_count/ERROR": "logged_errors", "newscorpus/storage/pages_unsaved": "pages_unsaved"}
 # Headline figures summed from the crawl stats whose names start with these prefixes, and from maintenance
 # counters of the same name. A stage that is switched off has no such counter: the figure is then None
 # ("n/a"), never 0.

@@ -1,6 +1,11 @@
 """One corpus build: take the build lock, crawl (child process), run the maintenance steps, write the
 snapshot and the report. Each phase is recorded in ``builds.phase``, so a build that crashed is resumed
-by the next one from the phase it reached."""
+by the next one from the phase it reached.
+
+The lock is a Postgres advisory lock held by the build's own session: a restart of the server ends that
+session and frees the lock. The build checks it every LOCK_CHECK_SECONDS and takes it again after a restart;
+if another build took it meanwhile, this one stops (BuildLockLost) and leaves the build row to it. A build
+that finds a running build row whose process is alive on this machine refuses to resume it, lock or not."""
 
 from __future__ import annotations
 
@@ -10,18 +15,20 @@ import os
 import socket
 import subprocess
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import psycopg
 from psycopg.types.json import Jsonb
 
 from crawler.site_config import SiteConfig, SiteConfigError, load_site_config
 from pipelines.build import report as build_report
 from pipelines.build.progress import ProgressReporter
 from pipelines.build.snapshot import write_snapshot
-from pipelines.db.connection import connect
+from pipelines.db.connection import DatabaseError, connect
 from pipelines.db.named_queries import query
 from pipelines.maintenance import MAINTENANCE_STEPS
 
@@ -33,10 +40,17 @@ EXIT_OK, EXIT_FAILED, EXIT_LOCKED = 0, 1, 3
 # The crawl's log goes to the build's stderr: warnings and errors only, unless -s LOG_LEVEL=INFO is given.
 BUILD_CRAWL_SETTINGS = {"LOG_LEVEL": "WARNING"}
 CRAWL_PROGRESS_SECONDS = 1.0
+# How often the build checks that it still holds its lock (one round trip on an idle connection): a build
+# started after a Postgres restart finds the lock taken again within about this time.
+LOCK_CHECK_SECONDS = 2.0
 
 
 class BuildLocked(Exception):
     """Another build holds the lock; the message says which."""
+
+
+class BuildLockLost(BuildLocked):
+    """The lock was freed under this build (a Postgres restart) and another build took it: this one stops."""
 
 
 class BuildSetupError(Exception):
@@ -88,9 +102,65 @@ def describe_running_build(dsn: str) -> str:
             f"{row['started_at']:%Y-%m-%d %H:%M:%S%z}, pid {row['pid']} on {row['hostname']}, phase {row['phase']})")
 
 
+def _owner_alive(row: dict) -> bool:
+    """The build row's process is alive on this machine (and is not this process)."""
+    if row.get("hostname") != socket.gethostname() or not row.get("pid") or row["pid"] == os.getpid():
+        return False
+    try:
+        os.kill(row["pid"], 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
 class BuildRun:
     def __init__(self, dsn: str, request: BuildRequest, progress: ProgressReporter):
         self.dsn, self.request, self.progress = dsn, request, progress
+        self.lock = None            # the session holding the build lock
+        self.lock_checked = 0.0
+
+    # --- the lock --------------------------------------------------------------------------------------
+    def _take_lock(self) -> bool:
+        self.lock = connect(self.dsn, autocommit=True)
+        self.lock_checked = time.monotonic()
+        return bool(self.lock.execute(_q("try_build_lock"), {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0])
+
+    def _release_lock(self) -> None:
+        if self.lock is not None:
+            self.lock.close()  # releases the advisory lock
+            self.lock = None
+
+    def hold_lock(self, *, now: bool = False) -> None:
+        """Check (at most every LOCK_CHECK_SECONDS unless ``now``) that the lock's session is alive; after a
+        restart take the lock again, or raise BuildLockLost if another build has it. While the server is down
+        nobody can take it: checked again later."""
+        if not now and time.monotonic() - self.lock_checked < LOCK_CHECK_SECONDS:
+            return
+        self.lock_checked = time.monotonic()
+        if self.lock is not None:
+            try:
+                self.lock.execute("SELECT 1")
+                return
+            except psycopg.Error:
+                self._release_lock_quietly()
+        try:
+            if self._take_lock():
+                self.progress.log("the database restarted: build lock taken again")
+                return
+        except (DatabaseError, psycopg.Error):
+            self._release_lock_quietly()
+            return
+        self._release_lock_quietly()
+        raise BuildLockLost("the build lock was lost in a database restart and another build took it: "
+                            + describe_running_build(self.dsn) + "; this build stops")
+
+    def _release_lock_quietly(self) -> None:
+        try:
+            self._release_lock()
+        except psycopg.Error:
+            self.lock = None
 
     # --- the build row ---------------------------------------------------------------------------------
     def _execute(self, name: str, params: dict | None = None) -> list[dict]:
@@ -101,6 +171,8 @@ class BuildRun:
     def _start_or_resume(self) -> tuple[dict, str | None]:
         running = self._execute("running_build")
         me = {"pid": os.getpid(), "hostname": socket.gethostname()}
+        if running and _owner_alive(running[0]):   # its lock was freed by a restart, it is still at work
+            raise BuildLocked(describe_running_build(self.dsn))
         if running and self.request.restart:
             self._execute("abandon_build", {"build_id": running[0]["id"], "error": "abandoned by --restart"})
             self.progress.log(f"abandoned the interrupted build {running[0]['build_key']} (--restart)")
@@ -124,17 +196,29 @@ class BuildRun:
         return self._execute("build_row", {"build_id": inserted["id"]})[0] | {"site_configs": sites}, None
 
     def _set_phase(self, build_id: int, phase: str, report: dict) -> None:
+        self.hold_lock(now=True)
         self._execute("set_build_phase", {"build_id": build_id, "phase": phase, "report": Jsonb(report)})
 
     # --- phases ----------------------------------------------------------------------------------------
     def crawl(self, build_id: int, config_paths: list[str]) -> int:
         spec = {"configs": config_paths, "progress_seconds": CRAWL_PROGRESS_SECONDS,
                 "settings": {**BUILD_CRAWL_SETTINGS, **self.request.crawl_settings, "NEWSCORPUS_DB_DSN": self.dsn}}
-        command = [sys.executable, "-m", "pipelines.build.crawl_child", json.dumps(spec)]
+        # The spec (the DSN and any -s setting, passwords included) goes through a pipe, never the command line,
+        # which every user of the machine can read (ps).
+        command = [sys.executable, "-m", "pipelines.build.crawl_child"]
         known_runs: set[int] = set()
-        with (subprocess.Popen(command, stdout=subprocess.PIPE, text=True, encoding="utf-8") as child,
+        with (subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               encoding="utf-8") as child,
               self.progress.phase("crawl", "pages") as bar):
+            child.stdin.write(json.dumps(spec))
+            child.stdin.close()
             for line in child.stdout:
+                try:
+                    self.hold_lock()
+                except BuildLockLost:
+                    child.terminate()   # a graceful stop: what was fetched is written
+                    child.communicate()
+                    raise
                 try:
                     event = json.loads(line)
                     sites = event["sites"]
@@ -175,13 +259,12 @@ class BuildRun:
 
     # --- the whole build -------------------------------------------------------------------------------
     def run(self) -> BuildOutcome:
-        lock = connect(self.dsn, autocommit=True)
         try:
-            if not lock.execute(_q("try_build_lock"), {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0]:
+            if not self._take_lock():
                 raise BuildLocked(describe_running_build(self.dsn))
             return self._run_locked()
         finally:
-            lock.close()  # releases the advisory lock
+            self._release_lock_quietly()
 
     def _run_locked(self) -> BuildOutcome:
         row, resumed_from = self._start_or_resume()
@@ -207,12 +290,13 @@ class BuildRun:
                 report["snapshot"] = self.snapshot(build_key, sites, since, out_dir)
                 self._set_phase(build_id, "done", report)
         except BaseException as error:
-            if not isinstance(error, KeyboardInterrupt | SystemExit):
+            if not isinstance(error, KeyboardInterrupt | SystemExit | BuildLockLost):  # the row is the other's
                 report["failure"] = f"{type(error).__name__}: {error}"[:1000]
                 self._finish(build_id, "failed", PHASES[phase], report, report["failure"])
             raise
         status = "completed_with_errors" if self._has_errors(report) else "succeeded"
         final = self._finish(build_id, status, "done", report, None)
+        status = final["status"]
         return BuildOutcome(build_key, status, EXIT_OK if status == "succeeded" else EXIT_FAILED, final,
                             out_dir / build_key, resumed_from)
 
@@ -237,6 +321,11 @@ class BuildRun:
             "errors": build_report.errors_by_reason(runs, report.get("crawl_exit_code"), maintenance),
             **report,
         }
+        if status != "failed" and full["crawl"]["pages_fetched"] == 0 and full["errors"]:
+            # Nothing fetched and errors (network or site down): no corpus was built, whatever else ran.
+            status = full["status"] = "failed"
+            error = full["failure"] = "the crawl fetched no page: " + ", ".join(
+                f"{reason} {count}" for reason, count in full["errors"].items())
         self._execute("finish_build", {"build_id": build_id, "status": status, "phase": phase,
                                        "report": Jsonb(full), "error": error})
         snapshot = full.get("snapshot")

@@ -13,9 +13,9 @@ import psycopg
 
 from crawler.items import PageItem
 from pipelines.db.article_metadata import metadata_columns
-from pipelines.db.connection import connect_async
+from pipelines.db.connection import DatabaseUnavailableError, connect_async, error_line
 from pipelines.db.named_queries import query
-from pipelines.db.retry import DEFAULT_POLICY, RETRYABLE, RetryPolicy, retry_async
+from pipelines.db.retry import RETRYABLE, RetryPolicy, retry_async
 
 logger = logging.getLogger(__name__)
 
@@ -94,13 +94,17 @@ class CorpusWriter:
     """Collects pages (and their articles) and writes them in batches, one transaction per batch.
 
     Within a batch, rows are written in key order so that concurrent writers lock rows in the same order.
-    A failed batch stays pending and is written again after a reconnect with exponential back-off.
+    A failed batch stays pending and is written again after a reconnect with exponential back-off (the
+    process's retry policy unless one is given). A batch still failing after the whole retry window is not
+    saved: each of its URLs is logged and kept in :attr:`unsaved`; :meth:`add` then raises
+    DatabaseUnavailableError for its item (so the crawl learns of it), :meth:`flush` returns False.
     """
 
     dsn: str
     batch_size: int = 50
-    retry_policy: RetryPolicy = DEFAULT_POLICY
+    retry_policy: RetryPolicy | None = None
     counters: Counter = field(default_factory=Counter)
+    unsaved: set[str] = field(default_factory=set)  # URLs of pages fetched but not written (database away)
     _connection: psycopg.AsyncConnection | None = None
     _pending: list[_Pending] = field(default_factory=list)
     _site_ids: dict[str, int] = field(default_factory=dict)
@@ -141,16 +145,16 @@ class CorpusWriter:
         if stripped:  # Postgres text cannot hold NUL: stripped by without_nul, and counted here
             self.counters["nul_stripped"] += stripped
         self._pending.append(_Pending(page, article))
-        if len(self._pending) >= self.batch_size:
-            await self.flush()
+        if len(self._pending) >= self.batch_size and not await self.flush():
+            raise DatabaseUnavailableError(f"the batch holding {item.url} was not saved")
 
-    async def flush(self) -> None:
+    async def flush(self) -> bool:
+        """Write what is pending; False when it could not be (its URLs are then in :attr:`unsaved`)."""
         async with self._lock:
             batch, self._pending = self._pending, []
-            if batch:
-                await self._write_with_retries(batch)
+            return await self._write_with_retries(batch) if batch else True
 
-    async def _write_with_retries(self, batch: list[_Pending]) -> None:
+    async def _write_with_retries(self, batch: list[_Pending]) -> bool:
         async def drop_connection(error: Exception) -> None:
             self.counters["write_retries"] += 1
             if self._connection is not None:
@@ -160,9 +164,13 @@ class CorpusWriter:
         try:
             await retry_async(lambda: self._write(batch), f"writing {len(batch)} pages", policy=self.retry_policy,
                               on_retry=drop_connection)
-        except RETRYABLE:
-            self.counters["pages_lost"] += len(batch)
-            raise
+        except RETRYABLE as error:
+            reason = error_line(error)
+            for url in sorted({p.page["url"] for p in batch} - self.unsaved):
+                self.unsaved.add(url)
+                logger.error("not saved, the database is unavailable (%s): %s", reason, url)
+            return False
+        return True
 
     async def _write(self, batch: list[_Pending]) -> None:
         connection = await self._connected()
@@ -187,9 +195,10 @@ class CorpusWriter:
                             counts["articles_unchanged"] += 1
         self.counters.update(counts)
 
-    async def close(self) -> None:
+    async def close(self) -> bool:
+        """Flush and close; False when pages were left unsaved."""
         try:
-            await self.flush()
+            return await self.flush()
         finally:
             if self._connection is not None:
                 await self._connection.close()

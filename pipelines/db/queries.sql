@@ -98,6 +98,8 @@ WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
 ORDER BY a.id
 
 -- name: pages_to_reextract
+-- The content each URL has now: the row seen last (a page that reverted to earlier content only moves that
+-- row's last_seen; fetched_at is when the content was first fetched).
 SELECT DISTINCT ON (p.url) p.id, p.url, p.final_url, p.status, p.content_type, p.content_hash, p.raw_body,
        p.fetched_at, p.site_id, s.name AS site
 FROM pages p
@@ -105,7 +107,7 @@ JOIN sites s ON s.id = p.site_id
 WHERE p.url_kind = 'article'
   AND p.raw_body IS NOT NULL
   AND (%(site)s::text IS NULL OR s.name = %(site)s)
-ORDER BY p.url, p.fetched_at DESC, p.id DESC
+ORDER BY p.url, p.last_seen DESC, p.fetched_at DESC, p.id DESC
 
 -- name: set_page_outcome
 UPDATE pages SET outcome = %(outcome)s, outcome_detail = %(outcome_detail)s, encoding = %(encoding)s

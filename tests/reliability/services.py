@@ -73,12 +73,13 @@ class PrivatePostgres:
         pgexec("pg_ctl", args, bin_path=self._bin_path, user=self._system_user, timeout=60)
 
     def create(self) -> PrivatePostgres:
-        from pipelines.db.connection import EmbeddedPostgres
+        from pipelines.db.embedded_server import EmbeddedPostgres
 
         self.folder.mkdir(parents=True, exist_ok=True)
         # The embedded server's own start does initdb with the right owner and permissions; it is then stopped
         # and run from here on a TCP port of its own.
-        embedded = EmbeddedPostgres(self.pgdata)
+        # (idle time not 0: its stop below must not try to stop the server again)
+        embedded = EmbeddedPostgres(self.pgdata, idle_seconds=3600, watch=False)
         embedded.start()
         server = embedded._server
         self._bin_path, self._system_user = server.bin_path, server.system_user
@@ -90,7 +91,11 @@ class PrivatePostgres:
 
     def start(self) -> None:
         options = f'-h 127.0.0.1 -p {self.port} -k "{self.pgdata}"'
-        self._pg_ctl("-w", "-o", options, "-l", str(self.pgdata / "log"), "-D", str(self.pgdata), "start")
+        try:
+            self._pg_ctl("-w", "-o", options, "-l", str(self.pgdata / "log"), "-D", str(self.pgdata), "start")
+        except subprocess.SubprocessError as error:
+            log = (self.pgdata / "log").read_text(errors="replace") if (self.pgdata / "log").exists() else ""
+            raise RuntimeError(f"the private Postgres did not start: {error}\n{log[-2000:]}") from None
         wait_until(lambda: _postgres_answers(self.dsn), "the private Postgres")
 
     def stop(self) -> None:

@@ -1,6 +1,7 @@
 """Crawl scope through a real crawl: redirects to another host, to file: and data: URLs, to the cloud
-metadata address and to IPv6 loopback are refused and counted (newscorpus/scope/*), and a site whose config
-does not allow private addresses cannot reach a server on loopback at all, even under an allowed host name."""
+metadata address and to IPv6 loopback are refused and counted (newscorpus/scope/*), a site whose config
+does not allow private addresses cannot reach a server on loopback at all, even under an allowed host name,
+and another port of an allowed host is out of scope, by link and by redirect, unless allowed_ports lists it."""
 
 from __future__ import annotations
 
@@ -100,3 +101,31 @@ def test_internal_addresses_and_other_schemes_are_refused_even_when_their_host_i
     with pytest.raises(OutOfScope, match=reason):
         asyncio.run(middleware.process_request(Request(url)))
     assert Crawler.stats == {f"newscorpus/scope/{reason}": 1}
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_another_port_of_an_allowed_host_is_out_of_scope_unless_allowed(allowed, postgres_server_dsn, tmp_path):
+    """Before: the scope was the host only, and a link or a redirect to another service on the same machine
+    (another port of 127.0.0.1 here) was followed."""
+    with HostileSite() as site, HostileSite() as other:
+        linked, redirected = "/2026/03/10/linked.html", "/2026/03/11/redirected.html"
+        other.routes.update({path: (200, {"Content-Type": HTML}, article_html(10 + n))
+                             for n, path in enumerate((linked, redirected))})
+        hop = "/2026/03/12/to-other-port.html"
+        site.routes.update({
+            "/": (200, {"Content-Type": HTML}, listing_html([ARTICLE, hop, f"{other.base_url}{linked}"])),
+            ARTICLE: (200, {"Content-Type": HTML}, article_html(1)),
+            hop: redirect(f"{other.base_url}{redirected}"),
+        })
+        extra = f"allowed_ports = [{other.port}]\n" if allowed else ""
+        config = site_toml(tmp_path / "ports.toml", "ports", start_urls=[f"{site.base_url}/"], extra=extra)
+        with fresh_schema(postgres_server_dsn) as dsn:
+            result = crawl(dsn, config, tmp_path / "crawl.log")
+            assert result.returncode == 0, result.stderr[-3000:]
+            counters = last_run_counters(dsn)
+    if allowed:
+        assert other.requests[linked] == other.requests[redirected] == 1
+    else:
+        assert sum(other.requests.values()) == 0
+        assert counters["newscorpus/scope/port"] == 1                  # the redirect; the link is never requested
+    assert site.requests[ARTICLE] == 1

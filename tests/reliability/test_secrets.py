@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import traceback
 import uuid
 from urllib.parse import quote, urlencode
@@ -124,3 +125,31 @@ def test_build_report_and_output_hold_no_password(secret_role, postgres_server_d
                         "--out", str(tmp_path / "failed"))
     assert failed.returncode != 0
     assert_no_secret(password, result.stdout, result.stderr, failed.stdout, failed.stderr, *files)
+
+
+def test_the_build_passes_no_password_on_a_command_line(secret_role, postgres_server_dsn, small_site, tmp_path):
+    """`ps` shows every process's command line to every user: the build's crawl child got the DSN there."""
+    import psutil
+
+    role, password, schema = secret_role
+    dsn = make_conninfo(postgres_server_dsn, user=role, password=password, options=f"-csearch_path={schema}")
+    config = site_toml(tmp_path / "small.toml", "small", start_urls=[f"{small_site.base_url}/"])
+    build = newscorpus(dsn, "build", "--site-config", str(config), "--out", str(tmp_path / "out"), wait=False,
+                       settings={"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "1"})   # ~4 s of crawling
+    command_lines = []
+    try:
+        while build.poll() is None:
+            try:
+                command_lines += [" ".join(child.cmdline()) for child in psutil.Process(build.pid).children()]
+            except psutil.Error:
+                pass
+            time.sleep(0.05)
+        stdout, stderr = build.communicate()
+    finally:
+        if build.poll() is None:
+            build.kill()
+    assert build.returncode == 0, stderr[-3000:]
+    crawl_children = [line for line in command_lines if "crawl_child" in line]
+    assert crawl_children                               # seen while it ran
+    assert_no_secret(password, *crawl_children)
+    assert all(line.endswith("-m pipelines.build.crawl_child") for line in crawl_children)   # no argument at all
