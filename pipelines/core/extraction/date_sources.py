@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from pipelines.core.extraction.dates import calendar_day, parse_date, parse_month, url_date, utc_stated
 from pipelines.core.extraction.markup import PageMarkup, article_objects, text_of
@@ -202,9 +202,20 @@ def _first(candidates: list[DateCandidate], sources: tuple[str, ...], kinds: tup
 _LOCAL_OFFSET = re.compile(r"T\d{2}:\d{2}:\d{2}[+-](?!00:00)\d{2}:\d{2}$")
 
 
-def _local_time(candidates: list[DateCandidate]) -> DateCandidate | None:
-    """A publication time the page states with its own (non-UTC) offset, in any source."""
-    return next((c for c in candidates if c.kind != "modified" and _LOCAL_OFFSET.search(c.value)), None)
+def _local_time(candidates: list[DateCandidate], utc_value: str) -> DateCandidate | None:
+    """A publication time the page states with its own (non-UTC) offset, in any source: first one that is the
+    same instant as `utc_value` (the page's clock restating the UTC stamp), else the first one."""
+    local = [c for c in candidates if c.kind != "modified" and _LOCAL_OFFSET.search(c.value)]
+    instant = _instant(utc_value)
+    return next((c for c in local if instant is not None and _instant(c.value) == instant), None) or \
+        (local[0] if local else None)
+
+
+def _instant(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value) if len(value) > 10 else None
+    except ValueError:
+        return None
 
 
 def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str, ...] = STRUCTURED_SOURCES,
@@ -217,7 +228,9 @@ def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str,
     equal to the modified date (a build stamp) yields to an earlier visible date (+6 pages net on wcxb_train); a
     UTC stamp one day off a time the page states with its own offset takes the page's time (Yoast-style meta in
     UTC above a local <time>; on wcxb_train its 2 pages are also fixed by the first rule, and it loses none; the
-    looser form, any visible date one day off, lost 2 pages where the gold follows the UTC day).
+    looser form, any visible date one day off, lost 2 pages where the gold follows the UTC day). The local time
+    taken is the one that is the same instant as the UTC stamp when there is one (Yoast's JSON-LD states the UTC
+    wall time with the site's offset: coolshell.cn, 27 of 499 posts a day off before; eval metadata unchanged).
     """
     structured = _first(candidates, structured_sources, ("published",))
     visible = next((c for source in visible_sources for c in (_first(candidates, (source,), ("published",)) or
@@ -227,9 +240,8 @@ def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str,
     chosen = structured
     if structured is not None and visible is not None:
         apart = (calendar_day(structured.value) - calendar_day(visible.value)).days
-        local = _local_time(candidates)
-        if utc_stated(structured.value) and local is not None and \
-                abs((calendar_day(structured.value) - calendar_day(local.value)).days) == 1:
+        local = _local_time(candidates, structured.value) if utc_stated(structured.value) else None
+        if local is not None and abs((calendar_day(structured.value) - calendar_day(local.value)).days) == 1:
             chosen = local
         elif modified is not None and same_day(structured.value, modified.value) and apart > 0:
             chosen = visible

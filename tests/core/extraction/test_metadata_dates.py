@@ -71,6 +71,22 @@ def test_a_utc_stamp_one_day_off_yields_to_the_pages_own_offset():
     assert chosen.published == "2025-12-18T21:46:01-05:00"
 
 
+def test_the_utc_stamp_yields_to_the_same_instant_in_the_pages_own_offset_not_to_a_mislabelled_one():
+    # WordPress + Yoast (coolshell.cn): JSON-LD states the UTC wall time with the site's +08:00, the meta the
+    # right UTC instant, the visible <time> the same instant on the next local day. The mislabelled JSON-LD
+    # comes first among the local-offset candidates; the page's day is the <time>'s.
+    chosen = choose_dates([_candidate("meta", "2014-02-21T16:27:10+00:00"),
+                           _candidate("jsonld", "2014-02-21T16:27:10+08:00"),
+                           _candidate("time", "2014-02-22T00:27:10+08:00", "unlabelled")])
+    assert chosen.published == "2014-02-22T00:27:10+08:00"
+
+
+def test_a_utc_stamp_on_the_same_day_as_every_local_time_is_kept():
+    chosen = choose_dates([_candidate("meta", "2014-02-21T10:27:10+00:00"),
+                           _candidate("time", "2014-02-21T18:27:10+08:00", "unlabelled")])
+    assert chosen.published == "2014-02-21T10:27:10+00:00"
+
+
 def test_a_generation_stamp_yields_to_an_earlier_visible_date():
     # JSON-LD published == modified (the page's build time) and the byline shows an earlier day.
     chosen = choose_dates([_candidate("jsonld", "2025-06-24"), _candidate("jsonld", "2025-06-24", "modified"),
