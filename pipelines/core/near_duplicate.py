@@ -28,9 +28,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from pipelines.core.body_text import BodyText
 from pipelines.core.keywords import extract_keywords, normalize_text, title_numbers
-from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, sketch_body
+from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from pipelines.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
 Method = Literal["exact", "simhash", "keywords"]
@@ -149,8 +151,8 @@ def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float
     return shared / min(len(a), len(b)) if measure == "min" else shared / len(a | b)
 
 
-def measure_pair(new: DocumentFeatures, old: DocumentFeatures, site_text: frozenset[int] = frozenset()
-                 ) -> PairMeasures:
+def measure_pair(new: DocumentFeatures, old: DocumentFeatures,
+                 site_text: np.ndarray | frozenset[int] = frozenset()) -> PairMeasures:
     """The pair's measures; the body measures leave `site_text` out (sketch hashes of the older article's site's
     own text: see `decide`)."""
     distance = None
@@ -212,7 +214,7 @@ def decide(
             continue
         pool = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
         others = [o for o in pool if o is not old and id(o) not in copies_of_new and not near_copy(o, old, config)]
-        site_text = frozenset().union(*(o.sketch.hash_set & new.sketch.hash_set for o in others))
+        site_text = _site_text(new, others)
         judgements.append(judge(cid, measure_pair(new, old, site_text), config))
     return DedupDecision(judgements)
 
@@ -225,10 +227,19 @@ def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: DedupConfig) -> 
     if a.simhash is not None and b.simhash is not None and hamming_distance(a.simhash, b.simhash) <= \
             config.simhash_distance:
         return True
-    shared = len(a.sketch.hash_set & b.sketch.hash_set)  # an upper bound first: most pairs stop here
-    if shared < COPY_JACCARD * min(len(a.sketch.hash_set), len(b.sketch.hash_set)):
+    shared = len(shared_hashes(a.sketch.hash_array, b.sketch.hash_array))  # an upper bound first: most pairs stop
+    if shared < COPY_JACCARD * min(len(a.sketch.hash_array), len(b.sketch.hash_array)):
         return False
     return resemblance(a.sketch, b.sketch).jaccard >= COPY_JACCARD
+
+
+def _site_text(new: DocumentFeatures, others: list[DocumentFeatures]) -> np.ndarray:
+    """The new article's sketch hashes that any of `others` holds too, sorted."""
+    mine = new.sketch.hash_array
+    held = np.zeros(len(mine), dtype=bool)
+    for other in others:
+        held |= np.isin(mine, other.sketch.hash_array, assume_unique=True)
+    return mine[held]
 
 
 # Two articles sharing this much are copies of one text: the dev set's light reprints (<= 5 % of tokens changed)
