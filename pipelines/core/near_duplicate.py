@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 
 from pipelines.core.body_text import BodyText
+from pipelines.core.candidate_pool import CandidatePool
 from pipelines.core.keywords import extract_keywords, normalize_text, title_numbers
 from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from pipelines.core.simhash_fingerprint import body_fingerprint, hamming_distance
@@ -203,19 +204,21 @@ def decide(
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
     measures: for a pair from one site, and for a reprint elsewhere alike."""
-    by_site: dict[Hashable, list[DocumentFeatures]] = {}
+    by_site: dict[Hashable, list[int]] = {}  # a site's candidates: their rows in `pool`
+    members: list[DocumentFeatures] = []
     for _, old in candidates:
         if old.site is not None and old.lang == new.lang:
-            by_site.setdefault(old.site, []).append(old)
-    copies_of_new = {id(o) for group in by_site.values() for o in group if near_copy(o, new, config)}
+            by_site.setdefault(old.site, []).append(len(members))
+            members.append(old)
+    pool = CandidatePool(members, new, config.simhash_distance, COPY_JACCARD)
+    row_of = {id(features): row for row, features in enumerate(members)}
     judgements = []
     for cid, old in candidates:
         if old.lang != new.lang:
             continue
-        pool = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
-        others = [o for o in pool if o is not old and id(o) not in copies_of_new and not near_copy(o, old, config)]
-        site_text = _site_text(new, others)
-        judgements.append(judge(cid, measure_pair(new, old, site_text), config))
+        rows = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
+        others = pool.others(rows, old, row_of.get(id(old)), lambda o, b: near_copy(o, b, config))
+        judgements.append(judge(cid, measure_pair(new, old, pool.site_text(others)), config))
     return DedupDecision(judgements)
 
 
@@ -231,15 +234,6 @@ def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: DedupConfig) -> 
     if shared < COPY_JACCARD * min(len(a.sketch.hash_array), len(b.sketch.hash_array)):
         return False
     return resemblance(a.sketch, b.sketch).jaccard >= COPY_JACCARD
-
-
-def _site_text(new: DocumentFeatures, others: list[DocumentFeatures]) -> np.ndarray:
-    """The new article's sketch hashes that any of `others` holds too, sorted."""
-    mine = new.sketch.hash_array
-    held = np.zeros(len(mine), dtype=bool)
-    for other in others:
-        held |= np.isin(mine, other.sketch.hash_array, assume_unique=True)
-    return mine[held]
 
 
 # Two articles sharing this much are copies of one text: the dev set's light reprints (<= 5 % of tokens changed)
