@@ -26,8 +26,6 @@ def stored_dsn(database_dsn):
     return database_dsn
 
 
-
-
 def test_questions_asked_together_get_their_own_answers_in_one_lookup(stored_dsn):
     async def ask() -> tuple[list[bool], int]:
         articles = StoredArticles(stored_dsn)
