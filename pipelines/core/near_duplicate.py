@@ -32,7 +32,7 @@ import numpy as np
 
 from pipelines.core.body_text import BodyText
 from pipelines.core.candidate_pool import CandidatePool
-from pipelines.core.keywords import extract_keywords, normalize_text, title_numbers
+from pipelines.core.keywords import detect_language, extract_keywords, normalize_text, title_numbers
 from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from pipelines.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
@@ -143,6 +143,13 @@ def build_features(title: str, body: str, lang: str, config: DedupConfig, site: 
         site=site,
         title_numbers=title_numbers(title),
     )
+
+
+def build_features_batch(articles: Sequence[tuple[str, str, Hashable | None]], config: DedupConfig
+                         ) -> list[DocumentFeatures]:
+    """Features of (title, body, site) triples, each body's language detected: one call for a batch, so a worker
+    process can compute a batch at a time (pipelines.neardup)."""
+    return [build_features(title, body, detect_language(body), config, site) for title, body, site in articles]
 
 
 def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float:
