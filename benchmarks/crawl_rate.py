@@ -53,7 +53,9 @@ VARIANTS = {  # name -> stages on (None: the plain spider)
     "+storage": ["extraction", "storage"],
     "+line_noise": ["extraction", "storage", "line_noise"],
     "+near_duplicate": ["extraction", "storage", "line_noise", "near_duplicate"],
+    "+near_duplicate_process": ["extraction", "storage", "line_noise", "near_duplicate"],
 }
+VARIANT_SETTINGS = {"+near_duplicate_process": {"NEWSCORPUS_DEDUP_WORKERS": "1"}}
 ALL = "+near_duplicate"  # every stage: the default crawl
 
 
@@ -118,7 +120,8 @@ def crawl_command(variant: str, site: DemoSite, config_path: Path, overrides: di
         return [sys.executable, "-m", "benchmarks.plain_spider", f"{site.base_url}/"]
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config_path}"]
     pipelines = dict(STAGES[stage] for stage in stages)
-    for name, value in {**SETTINGS, "ITEM_PIPELINES": json.dumps(pipelines), **overrides}.items():
+    settings = {**SETTINGS, "ITEM_PIPELINES": json.dumps(pipelines), **VARIANT_SETTINGS.get(variant, {}), **overrides}
+    for name, value in settings.items():
         command += ["-s", f"{name}={value}"]
     return command
 
@@ -146,7 +149,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {list(VARIANTS)}")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {list(VARIANTS)}; "
+                        "+near_duplicate_process: every stage, near-duplicate features in a process of their own")
     parser.add_argument("--dsn", help="server to store into (a throwaway schema is made); default: embedded")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="extra Scrapy setting of the site spider, e.g. --set NEWSCORPUS_EXTRACTION_WORKERS=2")
