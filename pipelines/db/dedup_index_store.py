@@ -86,8 +86,9 @@ def text_array_literal(values: Iterable[str | None]) -> str:
 
 # Candidate sketches read again by later batches: the same value gives the same sketch object, whose sorted array
 # (ShingleSketch.hash_array) is then built once, not once per batch (issue 18). A site's recent articles are the
-# usual candidates; 4,096 sketches (~10 MB) outlast a crawl's working set on the demo site (300 articles).
-SKETCH_CACHE_SIZE = 4096
+# usual candidates; 1,024 sketches (~19 KB each as a tuple of ints and its array, tracemalloc: ~20 MB) hold a
+# 300-article demo crawl's whole working set.
+SKETCH_CACHE_SIZE = 1024
 _sketches: OrderedDict[tuple, ShingleSketch] = OrderedDict()
 _sketches_lock = threading.Lock()
 
