@@ -102,6 +102,15 @@ class Resemblance:
     cover: float  # |A∩B| / max(|A|, |B|): how much of the longer body the shared text is
 
 
+def _without(values: np.ndarray, removed: np.ndarray) -> np.ndarray:
+    """`values` (sorted, distinct) without those in `removed` (sorted, distinct): a binary search of each value,
+    ~3x faster than np.setdiff1d's sort at 256 hashes (issue 18)."""
+    if not len(removed):
+        return values
+    at = np.minimum(np.searchsorted(removed, values), len(removed) - 1)
+    return values[removed[at] != values]
+
+
 def as_hash_array(hashes: np.ndarray | frozenset[int] | set[int]) -> np.ndarray:
     """Sketch hashes as a sorted array of distinct int64 (an array is taken as it is)."""
     if isinstance(hashes, np.ndarray):
@@ -116,8 +125,7 @@ def resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: np.ndarray | froz
     first, second = a.hash_array, b.hash_array
     leave_out = as_hash_array(leave_out)
     if len(leave_out):
-        first = np.setdiff1d(first, leave_out, assume_unique=True)
-        second = np.setdiff1d(second, leave_out, assume_unique=True)
+        first, second = _without(first, leave_out), _without(second, leave_out)
     jaccard = _bottom_k_jaccard(first, second)
     size_a = a.shingle_count * len(first) / max(1, len(a.hash_array))
     size_b = b.shingle_count * len(second) / max(1, len(b.hash_array))
