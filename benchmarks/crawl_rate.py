@@ -72,7 +72,7 @@ def run_measured(command: list[str], env: dict) -> tuple[subprocess.CompletedPro
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=out, stderr=err)
-        peak, cpu_of = 0, {}
+        peak = 0
         done = threading.Event()
 
         def sample() -> None:
@@ -87,9 +87,6 @@ def run_measured(command: list[str], env: dict) -> tuple[subprocess.CompletedPro
                 for process in tree:
                     try:
                         total += process.memory_info().rss
-                        if process.pid != child.pid:
-                            times = process.cpu_times()
-                            cpu_of[process.pid] = times.user + times.system
                     except psutil.NoSuchProcess:
                         pass
                 peak = max(peak, total)
@@ -102,10 +99,8 @@ def run_measured(command: list[str], env: dict) -> tuple[subprocess.CompletedPro
         done.set()
         sampler.join()
         child.returncode = os.waitstatus_to_exitcode(status)
-        # wait4 counts the child and the descendants it waited for; a pool's workers it did not wait for are
-        # counted from the samples.
+        # wait4 counts the child and the descendants it reaped (a worker pool is joined at close).
         cpu = usage.ru_utime + usage.ru_stime
-        cpu = max(cpu, usage.ru_utime + usage.ru_stime)
         peak = max(peak, usage.ru_maxrss * 1024)
         out.seek(0)
         err.seek(0)
