@@ -1,14 +1,22 @@
-"""Crawl rate of the demo site: `scrapy crawl site` end to end (fetch, extract, store) into Postgres.
+"""Crawl rate of the demo site: a plain Scrapy spider (benchmarks/plain_spider.py, the anchor) and the `site`
+spider with its stages switched on one by one, interleaved on one demo server.
 
-    python -m benchmarks.crawl_rate --articles 300 [--dsn DSN] [--runs 3]
+    python -m benchmarks.crawl_rate --articles 300 --rounds 3 [--dsn DSN] [--variants plain,all]
 
-Politeness is switched off (no AutoThrottle, no delay) because the server is ours and local: the figure
-is the pipeline's own ceiling on one core, not a rate to use against a real site.
+Per variant: pages/s (responses / wall seconds of the crawl process, start-up included; median over rounds),
+the crawl process tree's CPU ms per page (user + system, start-up included; Postgres's own CPU is not in it),
+and the tree's peak RSS (the sum over the crawl process and its children, sampled every 20 ms). Each round runs
+every variant once, forward then backward in turn, so a load that drifts weighs on all alike; the ratio of the
+full crawl to the plain spider is taken per round, then its median. Each crawl stores into a throwaway schema.
+
+Politeness is switched off (no AutoThrottle, no delay) because the server is ours and local: the figures are the
+pipeline's own ceiling, not a rate to use against a real site.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -16,10 +24,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import psycopg
 from psycopg.conninfo import make_conninfo
 
@@ -29,53 +40,151 @@ from pipelines.db.connection import resolve_dsn
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "16",
             "NEWSCORPUS_RETRY_BACKOFF_SECONDS": "0.1", "LOG_LEVEL": "INFO"}
+STAGES = {  # ITEM_PIPELINES of crawler/settings.py, added one by one
+    "extraction": ("pipelines.extraction.ExtractionPipeline", 100),
+    "storage": ("pipelines.storage.StoragePipeline", 900),
+    "line_noise": ("pipelines.linenoise.LineNoisePipeline", 300),
+    "near_duplicate": ("pipelines.neardup.NearDuplicatePipeline", 500),
+}
+VARIANTS = {  # name -> stages on (None: the plain spider)
+    "plain": None,
+    "no_stages": [],
+    "+extraction": ["extraction"],
+    "+storage": ["extraction", "storage"],
+    "+line_noise": ["extraction", "storage", "line_noise"],
+    "+near_duplicate": ["extraction", "storage", "line_noise", "near_duplicate"],
+    "+near_duplicate_process": ["extraction", "storage", "line_noise", "near_duplicate"],
+}
+VARIANT_SETTINGS = {"+near_duplicate_process": {"NEWSCORPUS_DEDUP_WORKERS": "1"}}
+ALL = "+near_duplicate"  # every stage: the default crawl
 
 
-def crawl_once(site: DemoSite, dsn: str, config_path: Path, overrides: dict) -> tuple[int, float]:
+@dataclass
+class Run:
+    pages: int
+    seconds: float
+    cpu_seconds: float
+    peak_rss: int  # bytes
+
+
+def run_measured(command: list[str], env: dict) -> tuple[subprocess.CompletedProcess, float, float, int]:
+    """Runs `command`; wall seconds, CPU seconds of its process tree, peak RSS of the tree (sampled)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=out, stderr=err)
+        peak = 0
+        done = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak
+            root = psutil.Process(child.pid)
+            while not done.is_set():
+                try:
+                    tree = [root, *root.children(recursive=True)]
+                except psutil.NoSuchProcess:
+                    return
+                total = 0
+                for process in tree:
+                    try:
+                        total += process.memory_info().rss
+                    except psutil.NoSuchProcess:
+                        pass
+                peak = max(peak, total)
+                done.wait(0.02)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+        done.set()
+        sampler.join()
+        child.returncode = os.waitstatus_to_exitcode(status)
+        # wait4 counts the child and the descendants it reaped (a worker pool is joined at close).
+        cpu = usage.ru_utime + usage.ru_stime
+        peak = max(peak, usage.ru_maxrss * 1024)
+        out.seek(0)
+        err.seek(0)
+        result = subprocess.CompletedProcess(command, child.returncode, out.read().decode(errors="replace"),
+                                             err.read().decode(errors="replace"))
+    return result, seconds, cpu, peak
+
+
+def crawl_command(variant: str, site: DemoSite, config_path: Path, overrides: dict) -> list[str]:
+    stages = VARIANTS[variant]
+    if stages is None:
+        return [sys.executable, "-m", "benchmarks.plain_spider", f"{site.base_url}/"]
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config_path}"]
-    for name, value in {**SETTINGS, **overrides}.items():
+    pipelines = dict(STAGES[stage] for stage in stages)
+    settings = {**SETTINGS, "ITEM_PIPELINES": json.dumps(pipelines), **VARIANT_SETTINGS.get(variant, {}), **overrides}
+    for name, value in settings.items():
         command += ["-s", f"{name}={value}"]
-    env = {**os.environ, "NEWSCORPUS_DB_DSN": dsn}
-    started = time.perf_counter()
-    result = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
+    return command
+
+
+def crawl_once(variant: str, site: DemoSite, server_dsn: str, config_path: Path, overrides: dict) -> Run:
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server_dsn, autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        site.requests.clear()
+        env = {**os.environ, "NEWSCORPUS_DB_DSN": make_conninfo(server_dsn, options=f"-csearch_path={schema}")}
+        result, seconds, cpu, peak = run_measured(crawl_command(variant, site, config_path, overrides), env)
+    finally:
+        with psycopg.connect(server_dsn, autocommit=True) as admin:
+            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
     if result.returncode != 0:
-        sys.exit(result.stderr[-3000:])
-    responses = int(re.search(r"'response_received_count': (\d+)", result.stderr).group(1))
-    return responses, seconds
+        sys.exit(f"{variant}: exit {result.returncode}\n{result.stderr[-3000:]}")
+    found = re.search(r"'response_received_count': (\d+)", result.stderr)
+    if found is None:
+        sys.exit(f"{variant}: no response count in the log\n{result.stderr[-3000:]}")
+    return Run(int(found.group(1)), seconds, cpu, peak)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--articles", type=int, default=300)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {list(VARIANTS)}; "
+                        "+near_duplicate_process: every stage, near-duplicate features in a process of their own")
     parser.add_argument("--dsn", help="server to store into (a throwaway schema is made); default: embedded")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="extra Scrapy setting, e.g. --set NEWSCORPUS_EXTRACTION_WORKERS=2")
+                        help="extra Scrapy setting of the site spider, e.g. --set NEWSCORPUS_EXTRACTION_WORKERS=2")
     args = parser.parse_args()
+    variants = [name.strip() for name in args.variants.split(",") if name.strip()]
+    unknown = [name for name in variants if name not in VARIANTS]
+    if unknown:
+        print(f"unknown variant(s) {unknown}; choose from {list(VARIANTS)}", file=sys.stderr)
+        sys.exit(2)
     overrides = dict(item.split("=", 1) for item in args.set)
     server_dsn = resolve_dsn(args.dsn, None)
-    rates = []
+    runs: dict[str, list[Run]] = {name: [] for name in variants}
+    ratios = []
     with DemoSite(article_count=args.articles) as site, tempfile.TemporaryDirectory() as tmp:
         config_path = Path(tmp) / "demo.toml"
         config_path.write_text(site.site_config_toml(), encoding="utf-8")
-        for run in range(args.runs):
-            schema = f"bench_{uuid.uuid4().hex[:10]}"
-            with psycopg.connect(server_dsn, autocommit=True) as admin:
-                admin.execute(f'CREATE SCHEMA "{schema}"')
-            try:
-                site.requests.clear()
-                responses, seconds = crawl_once(site, make_conninfo(server_dsn, options=f"-csearch_path={schema}"),
-                                                config_path, overrides)
-            finally:
-                with psycopg.connect(server_dsn, autocommit=True) as admin:
-                    admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-            rates.append(responses / seconds)
-            print(f"run {run + 1}: {responses} responses in {seconds:.2f}s (process start included) "
-                  f"= {responses / seconds:.1f} pages/s")
-    print(f"median {statistics.median(rates):.1f} pages/s over {args.runs} runs; {args.articles} articles; "
-          f"settings {overrides or 'default'}; "
+        for round_number in range(args.rounds):
+            order = variants if round_number % 2 == 0 else variants[::-1]
+            for variant in order:
+                run = crawl_once(variant, site, server_dsn, config_path, overrides)
+                runs[variant].append(run)
+                print(f"round {round_number + 1} {variant:>15}: {run.pages} pages in {run.seconds:.2f}s = "
+                      f"{run.pages / run.seconds:.1f} pages/s, {1000 * run.cpu_seconds / run.pages:.1f} CPU ms/page, "
+                      f"peak RSS {run.peak_rss / 2**20:.0f} MB", flush=True)
+            if "plain" in variants and ALL in variants:
+                plain, full = runs["plain"][-1], runs[ALL][-1]
+                ratios.append((full.pages / full.seconds) / (plain.pages / plain.seconds))
+    print(f"\n{args.articles} articles, {args.rounds} rounds, settings {overrides or 'default'}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print("| variant | pages | pages/s (median) | crawl CPU ms/page (median) | peak RSS MB (max) |")
+    print("|---|---|---|---|---|")
+    for variant in variants:
+        done = runs[variant]
+        print(f"| {variant} | {done[0].pages} | {statistics.median(r.pages / r.seconds for r in done):.1f} | "
+              f"{statistics.median(1000 * r.cpu_seconds / r.pages for r in done):.1f} | "
+              f"{max(r.peak_rss for r in done) / 2**20:.0f} |")
+    if ratios:
+        print(f"\nall stages / plain spider, pages/s: median {statistics.median(ratios):.2f} "
+              f"(per round: {', '.join(f'{r:.2f}' for r in ratios)})")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,9 @@ NEWSCORPUS_DEDUP_M = 2                      # windows a body word must appear in
 NEWSCORPUS_DEDUP_TAU = 0.15                 # keyword overlap |A∩B|/min(|A|,|B|): --tune fit, plateau 0.10-0.25
 NEWSCORPUS_DEDUP_BODY_TAU = 0.45            # body 5-shingle containment: --tune fit, plateau 0.40-0.50
 NEWSCORPUS_DEDUP_SIMHASH_DISTANCE = 3       # Hamming bound of a near copy (Manku et al. 2007)
+# 0 = features computed in the stage's thread; 1 = in a process of its own, off the reactor's core (issue 18,
+# benchmarks/crawl_rate.py: see BENCHMARKS.md for the measurement that set the default).
+NEWSCORPUS_DEDUP_WORKERS = 0
 NEWSCORPUS_DEDUP_BATCH_SIZE = 64            # per transaction at most; 64 vs 32: 261 vs 205 docs/s at 100k (BENCHMARKS)
 NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
 

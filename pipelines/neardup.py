@@ -3,7 +3,10 @@ decision against the Postgres index, the link to the cluster's canonical article
 
 Duplicates are stored like any article (nothing is dropped or deleted); the corpus_articles view leaves them
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. The work runs in one dedicated
-thread with its own connection, so the reactor is never blocked on the database.
+thread with its own connection, so the reactor is never blocked on the database. With NEWSCORPUS_DEDUP_WORKERS
+= 1 the features (keywords with jieba, fingerprint, sketch) are computed in a process of their own, off the
+reactor's core (issue 18); a worker that fails is counted (newscorpus/dedup/worker_errors), replaced, and the
+batch's features computed in the thread: no article is lost.
 
 Group batching: the articles that arrive while a batch is being decided wait and go together in the next one
 (at most NEWSCORPUS_DEDUP_BATCH_SIZE), one transaction each. A lone article goes alone at once, so batching
@@ -14,15 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import psycopg
 from scrapy.exceptions import NotConfigured
 
 from crawler.database import CrawlDatabase
-from pipelines.core.keywords import detect_language
-from pipelines.core.near_duplicate import DedupConfig, build_features
+from pipelines.core.near_duplicate import DedupConfig, DocumentFeatures, build_features_batch
 from pipelines.db.connection import DatabaseUnavailableError, connect
 from pipelines.db.corpus_store import without_nul
 from pipelines.db.dedup_index_store import source_hash
@@ -68,11 +72,16 @@ class _Waiting:
 
 
 class NearDuplicatePipeline:
-    def __init__(self, crawler, database: CrawlDatabase, config: DedupConfig, batch_size: int):
+    def __init__(self, crawler, database: CrawlDatabase, config: DedupConfig, batch_size: int, workers: int = 0):
+        if workers not in (0, 1):
+            raise ValueError(f"NEWSCORPUS_DEDUP_WORKERS must be 0 or 1, not {workers}")
         self.crawler = crawler
         self.database = database
         self.config = config
         self.batch_size = batch_size
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None  # used only from the executor's one thread
+        self.worker_errors = 0
         self.executor: ThreadPoolExecutor | None = None
         self.connection: psycopg.Connection | None = None  # used only in the executor's one thread
         self.retries = 0  # decisions repeated after a lost connection (pipelines.db.retry)
@@ -87,20 +96,44 @@ class NearDuplicatePipeline:
         batch_size = settings.getint("NEWSCORPUS_DEDUP_BATCH_SIZE")
         if batch_size < 1:
             raise ValueError(f"NEWSCORPUS_DEDUP_BATCH_SIZE must be >= 1, not {batch_size}")
-        return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings), batch_size)
+        return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings), batch_size,
+                   settings.getint("NEWSCORPUS_DEDUP_WORKERS"))
 
     async def open_spider(self) -> None:
         await self.database.open(self.crawler.spider.site_config.name)
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="neardup")
+        if self.workers:  # started (and its imports done) before the first batch
+            await asyncio.get_running_loop().run_in_executor(self.executor, self._features, [("", "start", None)])
 
     async def close_spider(self) -> None:
         if self.batcher is not None:
             await self.batcher
         if self.retries:
             self.crawler.stats.set_value("newscorpus/dedup/db_retries", self.retries)
+        if self.worker_errors:
+            self.crawler.stats.set_value("newscorpus/dedup/worker_errors", self.worker_errors)
         if self.executor is not None:
             await asyncio.get_running_loop().run_in_executor(self.executor, self._close_connection)
             self.executor.shutdown(wait=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+
+    def _features(self, articles: list[tuple[str, str, int | None]]) -> list[DocumentFeatures]:
+        """In the executor's thread: the batch's features, in the worker process when there is one."""
+        if not self.workers:
+            return build_features_batch(articles, self.config)
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return self.pool.submit(build_features_batch, articles, self.config).result()
+        except (BrokenProcessPool, OSError) as error:  # the worker died (killed, out of memory): a new one next
+            self.worker_errors += 1
+            logger.error("near-duplicate worker failed (%s): features of %d article(s) computed in the crawl "
+                         "process", error, len(articles))
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+            return build_features_batch(articles, self.config)
 
     def _close_connection(self) -> None:
         if self.connection is not None:
@@ -111,9 +144,8 @@ class NearDuplicatePipeline:
         """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
         outcomes: list[DedupOutcome | None] = [None] * len(waiting)
         articles, positions = [], []
-        for position, entry in enumerate(waiting):
-            features = build_features(entry.title, entry.body, detect_language(entry.body), self.config,
-                                      entry.site_id)
+        built = self._features([(entry.title, entry.body, entry.site_id) for entry in waiting])
+        for position, (entry, features) in enumerate(zip(waiting, built, strict=True)):
             if features.token_count >= self.config.min_simhash_tokens:
                 articles.append(ArticleToRecord(entry.url, entry.site_id, source_hash(entry.title, entry.body),
                                                 features))

@@ -22,6 +22,7 @@ from itertools import compress, count, islice
 import numpy as np
 
 from pipelines.core.body_text import CJK_CHAR, CJK_RANGES, WORD_CHAR, classify, code_points, fold_nfkc_characters
+from pipelines.core.jieba_dictionary import jieba_module
 
 # A text is Chinese when at least this share of its word characters are CJK ideographs. 0.3 sits far from
 # both modes of the dedup data (zh bodies ≥ 0.8, en bodies < 0.01, measured 2026-11 on ../shared/data/dedup).
@@ -79,15 +80,8 @@ def load_stopwords(lang: str) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
-@cache
-def _jieba():  # noqa: ANN202 - the jieba module, loaded once (its dictionary costs ~1 s)
-    import logging
-
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+def _jieba():  # noqa: ANN202 - the jieba module, loaded once (pipelines.core.jieba_dictionary)
+    return jieba_module()
 
 
 def tokenize(text: str, lang: str) -> list[str]:

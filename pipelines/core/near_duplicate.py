@@ -28,9 +28,12 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from pipelines.core.body_text import BodyText
-from pipelines.core.keywords import extract_keywords, normalize_text, title_numbers
-from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, sketch_body
+from pipelines.core.candidate_pool import CandidatePool
+from pipelines.core.keywords import detect_language, extract_keywords, normalize_text, title_numbers
+from pipelines.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from pipelines.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
 Method = Literal["exact", "simhash", "keywords"]
@@ -142,6 +145,13 @@ def build_features(title: str, body: str, lang: str, config: DedupConfig, site: 
     )
 
 
+def build_features_batch(articles: Sequence[tuple[str, str, Hashable | None]], config: DedupConfig
+                         ) -> list[DocumentFeatures]:
+    """Features of (title, body, site) triples, each body's language detected: one call for a batch, so a worker
+    process can compute a batch at a time (pipelines.neardup)."""
+    return [build_features(title, body, detect_language(body), config, site) for title, body, site in articles]
+
+
 def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float:
     if not a or not b:
         return 0.0
@@ -149,8 +159,8 @@ def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float
     return shared / min(len(a), len(b)) if measure == "min" else shared / len(a | b)
 
 
-def measure_pair(new: DocumentFeatures, old: DocumentFeatures, site_text: frozenset[int] = frozenset()
-                 ) -> PairMeasures:
+def measure_pair(new: DocumentFeatures, old: DocumentFeatures,
+                 site_text: np.ndarray | frozenset[int] = frozenset()) -> PairMeasures:
     """The pair's measures; the body measures leave `site_text` out (sketch hashes of the older article's site's
     own text: see `decide`)."""
     distance = None
@@ -201,19 +211,21 @@ def decide(
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
     measures: for a pair from one site, and for a reprint elsewhere alike."""
-    by_site: dict[Hashable, list[DocumentFeatures]] = {}
+    by_site: dict[Hashable, list[int]] = {}  # a site's candidates: their rows in `pool`
+    members: list[DocumentFeatures] = []
     for _, old in candidates:
         if old.site is not None and old.lang == new.lang:
-            by_site.setdefault(old.site, []).append(old)
-    copies_of_new = {id(o) for group in by_site.values() for o in group if near_copy(o, new, config)}
+            by_site.setdefault(old.site, []).append(len(members))
+            members.append(old)
+    pool = CandidatePool(members, new, config.simhash_distance, COPY_JACCARD)
+    row_of = {id(features): row for row, features in enumerate(members)}
     judgements = []
     for cid, old in candidates:
         if old.lang != new.lang:
             continue
-        pool = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
-        others = [o for o in pool if o is not old and id(o) not in copies_of_new and not near_copy(o, old, config)]
-        site_text = frozenset().union(*(o.sketch.hash_set & new.sketch.hash_set for o in others))
-        judgements.append(judge(cid, measure_pair(new, old, site_text), config))
+        rows = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
+        others = pool.others(rows, old, row_of.get(id(old)), lambda o, b: near_copy(o, b, config))
+        judgements.append(judge(cid, measure_pair(new, old, pool.site_text(others)), config))
     return DedupDecision(judgements)
 
 
@@ -225,8 +237,8 @@ def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: DedupConfig) -> 
     if a.simhash is not None and b.simhash is not None and hamming_distance(a.simhash, b.simhash) <= \
             config.simhash_distance:
         return True
-    shared = len(a.sketch.hash_set & b.sketch.hash_set)  # an upper bound first: most pairs stop here
-    if shared < COPY_JACCARD * min(len(a.sketch.hash_set), len(b.sketch.hash_set)):
+    shared = len(shared_hashes(a.sketch.hash_array, b.sketch.hash_array))  # an upper bound first: most pairs stop
+    if shared < COPY_JACCARD * min(len(a.sketch.hash_array), len(b.sketch.hash_array)):
         return False
     return resemblance(a.sketch, b.sketch).jaccard >= COPY_JACCARD
 

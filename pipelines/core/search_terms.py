@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import logging
 import re
-from functools import cache
+
+from pipelines.core.jieba_dictionary import jieba_module
 
 # CJK ideographs (URO + extension A + compatibility): segmented by jieba; everything else by word characters.
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -15,12 +15,8 @@ SNIPPET_CHARS = 160        # about two lines of a terminal; a Chinese sentence a
 HIGHLIGHT = ("«", "»")
 
 
-@cache
-def _jieba():
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict ..." on every command
-    return jieba
+def _jieba():  # noqa: ANN202 - the jieba module, loaded once (pipelines.core.jieba_dictionary)
+    return jieba_module()
 
 
 def search_terms(text: str | None) -> list[str]:

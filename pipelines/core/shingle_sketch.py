@@ -32,6 +32,12 @@ class ShingleSketch:
     def hash_set(self) -> frozenset[int]:  # built once per article, not once per comparison
         return frozenset(self.hashes)
 
+    @cached_property
+    def hash_array(self) -> np.ndarray:
+        """The hashes as a sorted array of distinct int64 (63-bit hashes fit): comparisons are merges over it,
+        ~10x faster than Python sets at 256 hashes (issue 18); built once per sketch."""
+        return np.unique(np.array(self.hashes, dtype=np.int64))
+
 
 def _token_ids(body: BodyText, lang: str) -> np.ndarray:
     if lang == "zh":  # one id per word character: its code point
@@ -64,15 +70,27 @@ def sketch_body(body: BodyText, lang: str) -> ShingleSketch:
     return ShingleSketch(tuple(hashes[:SKETCH_SIZE].tolist()), len(hashes), len(ids))
 
 
+def _bottom_k_jaccard(first: np.ndarray, second: np.ndarray) -> float:
+    """Share of the union's k smallest hashes present in both sorted arrays of distinct hashes (0.0: none)."""
+    merged = np.concatenate((first, second))
+    merged.sort()
+    repeated = merged[1:] == merged[:-1]  # each array holds a hash once: a repeat is a hash in both
+    both = merged[1:][repeated]
+    if len(both) == 0:
+        return 0.0
+    kept = min(SKETCH_SIZE, len(merged) - len(both))  # the union's size
+    threshold = merged[np.flatnonzero(np.concatenate(([True], ~repeated)))[kept - 1]]
+    return int(np.count_nonzero(both <= threshold)) / kept
+
+
+def shared_hashes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The hashes two sorted arrays of distinct hashes both hold, sorted."""
+    return np.intersect1d(a, b, assume_unique=True)
+
+
 def estimate_jaccard(a: ShingleSketch, b: ShingleSketch) -> float:
     """Share of the union's k smallest hashes present in both sketches."""
-    both = a.hash_set & b.hash_set
-    if not both:
-        return 0.0
-    union = sorted(a.hash_set | b.hash_set)
-    kept = min(SKETCH_SIZE, len(union))
-    threshold = union[kept - 1]
-    return sum(1 for h in both if h <= threshold) / kept
+    return _bottom_k_jaccard(a.hash_array, b.hash_array)
 
 
 @dataclass(frozen=True)
@@ -84,17 +102,33 @@ class Resemblance:
     cover: float  # |A∩B| / max(|A|, |B|): how much of the longer body the shared text is
 
 
-def resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: frozenset[int] = frozenset()) -> Resemblance:
+def _without(values: np.ndarray, removed: np.ndarray) -> np.ndarray:
+    """`values` (sorted, distinct) without those in `removed` (sorted, distinct): a binary search of each value,
+    ~3x faster than np.setdiff1d's sort at 256 hashes (issue 18)."""
+    if not len(removed):
+        return values
+    at = np.minimum(np.searchsorted(removed, values), len(removed) - 1)
+    return values[removed[at] != values]
+
+
+def as_hash_array(hashes: np.ndarray | frozenset[int] | set[int]) -> np.ndarray:
+    """Sketch hashes as a sorted array of distinct int64 (an array is taken as it is)."""
+    if isinstance(hashes, np.ndarray):
+        return hashes
+    return np.array(sorted(hashes), dtype=np.int64)
+
+
+def resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: np.ndarray | frozenset[int] = frozenset()
+                ) -> Resemblance:
     """The bodies compared; `leave_out`: sketch hashes of text left out of both (a site's template). The sketch is
     a uniform sample of a body's shingles, so the share of its hashes left estimates the share of shingles left."""
-    first, second = a.hash_set - leave_out, b.hash_set - leave_out
-    if leave_out:
-        union = sorted(first | second)[:SKETCH_SIZE]
-        jaccard = sum(1 for h in union if h in first and h in second) / len(union) if union else 0.0
-    else:
-        jaccard = estimate_jaccard(a, b)
-    size_a = a.shingle_count * len(first) / max(1, len(a.hash_set))
-    size_b = b.shingle_count * len(second) / max(1, len(b.hash_set))
+    first, second = a.hash_array, b.hash_array
+    leave_out = as_hash_array(leave_out)
+    if len(leave_out):
+        first, second = _without(first, leave_out), _without(second, leave_out)
+    jaccard = _bottom_k_jaccard(first, second)
+    size_a = a.shingle_count * len(first) / max(1, len(a.hash_array))
+    size_b = b.shingle_count * len(second) / max(1, len(b.hash_array))
     shared = jaccard / (1 + jaccard) * (size_a + size_b)  # J = |A∩B| / (|A| + |B| - |A∩B|)
     return Resemblance(jaccard, min(1.0, shared / max(1.0, min(size_a, size_b))),
                        min(1.0, shared / max(1.0, max(size_a, size_b))))

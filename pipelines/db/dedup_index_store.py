@@ -18,6 +18,8 @@ cluster do not interleave either. `resolve_duplicates` is the safety net (e.g. c
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -82,13 +84,35 @@ def text_array_literal(values: Iterable[str | None]) -> str:
                            for v in values]) + "}"
 
 
+# Candidate sketches read again by later batches: the same value gives the same sketch object, whose sorted array
+# (ShingleSketch.hash_array) is then built once, not once per batch (issue 18). A site's recent articles are the
+# usual candidates; 1,024 sketches (~19 KB each as a tuple of ints and its array, tracemalloc: ~20 MB) hold a
+# 300-article demo crawl's whole working set.
+SKETCH_CACHE_SIZE = 1024
+_sketches: OrderedDict[tuple, ShingleSketch] = OrderedDict()
+_sketches_lock = threading.Lock()
+
+
+def cached_sketch(hashes: Sequence[int], shingle_count: int, token_count: int) -> ShingleSketch:
+    key = (tuple(hashes), shingle_count, token_count)
+    with _sketches_lock:
+        sketch = _sketches.get(key)
+        if sketch is None:
+            sketch = _sketches[key] = ShingleSketch(*key)
+            if len(_sketches) > SKETCH_CACHE_SIZE:
+                _sketches.popitem(last=False)
+        else:
+            _sketches.move_to_end(key)
+        return sketch
+
+
 def row_features(row: dict) -> DocumentFeatures:
     return DocumentFeatures(
         lang=row["language"],
         keywords=frozenset(row["keywords"]),
         title_keywords=tuple(row["title_keywords"]),
         simhash=None if row["simhash"] is None else to_unsigned(row["simhash"]),
-        sketch=ShingleSketch(tuple(row["sketch"]), row["shingle_count"], row["token_count"]),
+        sketch=cached_sketch(row["sketch"], row["shingle_count"], row["token_count"]),
         body_hash=row["body_hash"],
         token_count=row["token_count"],
         site=row.get("site_id") or None,  # sites.id starts at 1: 0 (PostgresDedupIndex.add's default) = unknown

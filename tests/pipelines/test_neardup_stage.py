@@ -43,16 +43,25 @@ def page_item(url, title, body, clean_body) -> PageItem:
                     title=title, body=body, language="zh" if "/zh/" in url else "en", clean_body=clean_body)
 
 
-def crawl_through_stages(dsn: str, *, together: bool = False) -> tuple[list[PageItem], dict]:
-    """The articles one after the other, or (together) all in flight at once, as under a busy crawl."""
+def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, kill_worker: bool = False
+                         ) -> tuple[list[PageItem], dict]:
+    """The articles one after the other, or (together) all in flight at once, as under a busy crawl; `workers`:
+    features in a process of their own, which `kill_worker` kills before the first article."""
     async def run():
         crawler = get_crawler(settings_dict={"NEWSCORPUS_DEDUP_ENABLED": True})
         crawler.stats.open_spider()
         database = CrawlDatabase(crawler, dsn, "", batch_size=50)
         await database.open("news")
-        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings), batch_size=4)
+        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings), batch_size=4,
+                                      workers=workers)
         storage = StoragePipeline(crawler, database)
         stage.executor = ThreadPoolExecutor(1)  # open_spider needs a running spider
+        if workers:
+            await asyncio.get_running_loop().run_in_executor(stage.executor, stage._features, [("", "x", None)])
+        if kill_worker:
+            for process in stage.pool._processes.values():
+                process.kill()
+                process.join()
 
         async def through(article):
             return await storage.process_item(await stage.process_item(page_item(*article)))
@@ -95,6 +104,19 @@ def test_articles_in_flight_together_are_decided_in_batches_with_the_same_outcom
     with psycopg.connect(database_dsn) as connection:
         links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
     assert links == {ARTICLES[1][0]: ARTICLES[0][0], ARTICLES[3][0]: ARTICLES[2][0]}
+
+
+@pytest.mark.parametrize("kill_worker", [False, True])
+def test_features_in_a_worker_process_give_the_same_outcomes_and_a_dead_worker_loses_nothing(database_dsn,
+                                                                                             kill_worker):
+    expected, _ = crawl_through_stages(database_dsn)
+    with psycopg.connect(database_dsn, autocommit=True) as connection:
+        connection.execute("TRUNCATE near_duplicate_features, articles, pages CASCADE")
+    items, stats = crawl_through_stages(database_dsn, together=True, workers=1, kill_worker=kill_worker)
+    assert [item.annotations["near_duplicate"] for item in items] == \
+        [item.annotations["near_duplicate"] for item in expected]
+    assert stats.get("newscorpus/dedup/worker_errors", 0) == (1 if kill_worker else 0)
+    assert "newscorpus/dedup/failed" not in stats
 
 
 def test_a_recrawl_changes_nothing(database_dsn):
