@@ -20,6 +20,12 @@ DEMO_CRAWL_SETTINGS = {
 }
 
 
+DEMO_OUTCOMES_NOTE = (
+    "  (the demo site holds, on purpose, what real sites have: a 12 MB page over DOWNLOAD_MAXSIZE (too_large: "
+    "recorded, not stored),\n   a binary download (not_html), an empty page, a 404 (http_error), a redirect, a page "
+    "that fails once (retried), listing pages, and a reprint left out of the corpus as a near-duplicate)")
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="crawl the bundled demo site (offline) and list what was stored")
     parser.add_argument("--articles", type=positive_int, default=30,
@@ -58,7 +64,8 @@ def run_demo(args) -> int:
                 time.sleep(3600)
         dsn = open_database(args, create=True)
         started = time.perf_counter()
-        stats = crawl_site(site.site_config(), {**DEMO_CRAWL_SETTINGS, "NEWSCORPUS_DB_DSN": dsn})
+        stats = crawl_site(site.site_config(), {**DEMO_CRAWL_SETTINGS, "NEWSCORPUS_DB_DSN": dsn},
+                           install_root_handler=False)
         seconds = time.perf_counter() - started
     finally:
         site.stop()
@@ -67,6 +74,7 @@ def run_demo(args) -> int:
           f"({responses / seconds:.1f} pages/s); outcomes: "
           + ", ".join(f"{k.rsplit('/', 1)[1]}={v}" for k, v in sorted(stats.items())
                       if k.startswith("newscorpus/outcome/")))
+    print(DEMO_OUTCOMES_NOTE)
     print(f"articles new: {stats.get('newscorpus/storage/articles_new', 0)}, "
           f"unchanged: {stats.get('newscorpus/storage/articles_unchanged', 0)}, "
           f"updated: {stats.get('newscorpus/storage/articles_updated', 0)}")

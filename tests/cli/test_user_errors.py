@@ -16,7 +16,7 @@ NEWSCORPUS = [sys.executable, "-c", "import sys; from crawler.cli.main import ma
 
 
 def newscorpus(*arguments: str, cwd=PROJECT_ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("NEWSCORPUS_DB_")}
+    environment = {k: v for k, v in os.environ.items() if k not in ("NEWSCORPUS_DB_DSN", "NEWSCORPUS_DB_DATA_DIR")}
     environment.update(env or {})
     return subprocess.run([*NEWSCORPUS, *arguments], cwd=cwd, env=environment, capture_output=True, text=True,
                           timeout=120)
@@ -83,6 +83,6 @@ def test_unknown_sites_are_named(database_dsn):
 def test_the_command_runs_as_a_module_too(tmp_path):
     result = subprocess.run([sys.executable, "-m", "crawler.cli.main", "articles", "--data-dir", str(tmp_path / "pg")],
                             cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60,
-                            env={k: v for k, v in os.environ.items() if not k.startswith("NEWSCORPUS_DB_")})
+                            env={k: v for k, v in os.environ.items() if k != "NEWSCORPUS_DB_DSN"})
     one_line_error(result, "no corpus in")
     assert not Path(tmp_path / "pg").exists()
