@@ -125,6 +125,7 @@ def run_build_command(args) -> int:
 
 
 def run_search(args) -> int:
+    from crawler.cli.terminal_progress import Counter
     from pipelines.build.search_index import search
     from pipelines.db.connection import DatabaseError
 
@@ -133,7 +134,9 @@ def run_search(args) -> int:
     dsn = open_database(args)
     check_site(dsn, args.site)
     try:
-        hits = search(dsn, args.query, site=args.site, since=args.since, until=args.until, limit=args.limit)
+        with Counter("indexing new articles for search", "article") as indexing:
+            hits = search(dsn, args.query, site=args.site, since=args.since, until=args.until, limit=args.limit,
+                          progress=indexing.update)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
     for number, hit in enumerate(hits, 1):

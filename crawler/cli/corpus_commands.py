@@ -180,21 +180,18 @@ def run_export(args) -> int:
 
 
 def run_reextract(args) -> int:
+    from crawler.cli.terminal_progress import Counter
     from pipelines.db.connection import DatabaseError
     from pipelines.db.reextraction import reextract
 
     dsn = open_database(args)
     check_site(dsn, args.site)
 
-    def progress(counts) -> None:
-        print(f"\rre-extracted {counts['pages']} page(s), {counts['outcome/article']} article(s)",
-              end="", file=sys.stderr, flush=True)
-
     try:
-        counts = reextract(dsn, args.site, progress=progress)
+        with Counter("re-extracting", "page") as bar:
+            counts = reextract(dsn, args.site, progress=lambda c: bar.update(c["pages"], articles=c["outcome/article"]))
     except DatabaseError as error:
         raise CommandError(str(error)) from None
-    print(file=sys.stderr)
     for name, value in sorted(counts.items()):
         print(f"{name}: {value}")
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from crawler.cli.arguments import positive_int
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.terminal_progress import track
 
 HTML_SUFFIXES = (".html", ".htm")
 # pipelines.core.extraction.METHODS, written here so that building the parser does not import the extractor
@@ -165,7 +166,7 @@ def run_eval(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as error:
             raise _error(f"cannot read floors {args.floors}: {error}") from error
     started = time.strftime("%Y-%m-%d %H:%M:%S")
-    all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), items)
+    all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), track(items, "newscorpus", "page"))
     ours = list(all_results)
     rows = {"newscorpus": ev.summarise(ours)}
     for name in anchors:
@@ -173,7 +174,7 @@ def run_eval(args: argparse.Namespace) -> int:
             system = load_anchor(name)
         except ImportError as error:
             raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
-        results = ev.run_system(name, system, items)
+        results = ev.run_system(name, system, track(items, name, "page"))
         all_results.extend(results)
         rows[name] = ev.summarise(results)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")

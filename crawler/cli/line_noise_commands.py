@@ -63,21 +63,19 @@ def _config(args):
 
 
 def run_clean(args) -> int:
+    from crawler.cli.terminal_progress import Counter
     from pipelines.db.connection import DatabaseError
     from pipelines.db.line_noise_store import reclean
 
     config = _config(args)
     dsn = open_database(args)
 
-    def progress(totals) -> None:
-        print(f"\rcleaned {totals['articles']} article(s), {totals['lines_removed']} noise line(s) removed",
-              end="", file=sys.stderr, flush=True)
-
     try:
-        totals = reclean(dsn, args.site, config, count_missing=not args.no_count, progress=progress)
+        with Counter("cleaning", "article") as bar:
+            totals = reclean(dsn, args.site, config, count_missing=not args.no_count,
+                             progress=lambda t: bar.update(t["articles"], lines_removed=t["lines_removed"]))
     except DatabaseError as error:
         raise CommandError(str(error)) from None
-    print(file=sys.stderr)
     if not totals["sites"] and args.site:
         names = site_names(dsn)
         raise CommandError(no_such_site(args.site, names) if args.site not in names

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from crawler.cli.arguments import positive_int
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.terminal_progress import track
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,7 +61,7 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
             raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
     all_scores, rows, sites = [], {}, {}
     for name, system in systems.items():
-        scores = ev.run_system(name, system, items, sites)
+        scores = ev.run_system(name, system, track(items, name, "page"), sites)
         all_scores.extend(scores)
         rows[name] = ev.summarise(scores)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; {started}; shares in %")
