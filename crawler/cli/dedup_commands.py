@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from crawler.cli.arguments import limit
@@ -96,5 +97,9 @@ def run_eval_dedup(args: argparse.Namespace) -> int:
         write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)
     failures = check_floors(outcome.ours(), floors, outcome.series)
     for failure in failures:
-        print(f"FLOOR MISSED: {failure}")
-    return 1 if failures else 0
+        print(f"FLOOR MISSED {failure}", file=sys.stderr)
+    if failures:
+        return 1
+    if floors:
+        print("floors: all met")
+    return 0
