@@ -77,7 +77,9 @@ def run_demo(args) -> int:
     print(DEMO_OUTCOMES_NOTE)
     print(f"articles new: {stats.get('newscorpus/storage/articles_new', 0)}, "
           f"unchanged: {stats.get('newscorpus/storage/articles_unchanged', 0)}, "
-          f"updated: {stats.get('newscorpus/storage/articles_updated', 0)}")
+          f"updated: {stats.get('newscorpus/storage/articles_updated', 0)}"
+          + (f"; not fetched again (stored and seen within NEWSCORPUS_REFETCH_AFTER_HOURS): {skipped}"
+             if (skipped := stats.get("newscorpus/skipped/already_stored", 0)) else ""))
     with connect(dsn) as connection:
         rows = connection.execute(query("list_articles"), {"site": "demo", "since": None, "limit": 10}).fetchall()
     print("latest stored articles (newscorpus articles --site demo lists them all):")
