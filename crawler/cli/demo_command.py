@@ -22,8 +22,9 @@ DEMO_CRAWL_SETTINGS = {
 
 DEMO_OUTCOMES_NOTE = (
     "  (the demo site holds, on purpose, what real sites have: a 12 MB page over DOWNLOAD_MAXSIZE (too_large: "
-    "recorded, not stored),\n   a binary download (not_html), an empty page, a 404 (http_error), a redirect, a page "
-    "that fails once (retried), listing pages, and a reprint left out of the corpus as a near-duplicate)")
+    "recorded, not stored),\n   a binary download (not_html), an empty page, a 404 (http_error), a redirect, listing "
+    "pages, and a page that fails once (retried) and reprints another article (stored, left out of the corpus as a "
+    "near-duplicate))")
 
 
 def register(subparsers) -> None:
