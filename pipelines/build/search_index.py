@@ -66,7 +66,7 @@ def search(dsn: str, text: str, *, site: str | None = None, since: date | None =
     """Ranked articles containing every term of ``text`` (segmented like the index), with snippets.
     The index is brought up to date first, so results reflect the corpus as it is now (``progress`` gets the
     running count of articles indexed)."""
-    terms = search_terms(text)
+    terms = search_terms(text, query=True)
     if not terms:
         return []
     index_search(dsn, progress=progress)
