@@ -16,13 +16,20 @@ def project_settings(overrides: dict | None = None):
     return settings
 
 
-def crawl_site(config: SiteConfig, overrides: dict | None = None) -> dict:
-    """Crawl one site to the end; return the crawl's final stats. Scrapy's reactor runs once per process."""
+def crawl_site(config: SiteConfig, overrides: dict | None = None, *, install_root_handler: bool = True) -> dict:
+    """Crawl one site to the end; return the crawl's final stats. Scrapy's reactor runs once per process.
+    ``install_root_handler=False``: the caller has set up logging (a CLI command), so Scrapy adds no second
+    handler and each line is printed once."""
     from scrapy.crawler import CrawlerProcess
 
     from crawler.spiders.site import SiteSpider
 
-    process = CrawlerProcess(project_settings(overrides))
+    settings = project_settings(overrides)
+    if "LOG_INSTALL_ROOT_HANDLER" in settings:  # Scrapy 2.19 reads it from the settings (the argument is deprecated)
+        settings.set("LOG_INSTALL_ROOT_HANDLER", install_root_handler, priority="cmdline")
+        process = CrawlerProcess(settings)
+    else:
+        process = CrawlerProcess(settings, install_root_handler=install_root_handler)
     crawler = process.create_crawler(SiteSpider)
     process.crawl(crawler, site_config=config)
     process.start()

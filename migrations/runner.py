@@ -48,6 +48,16 @@ def applied_versions(connection: psycopg.Connection) -> set[int]:
     return {row[0] for row in connection.execute("SELECT version FROM schema_migrations")}
 
 
+def migrate_if_needed(connection: psycopg.Connection) -> list[Migration]:
+    """:func:`migrate`, after a lock-free look whether anything is pending: a database command on an up-to-date
+    database (the usual case) reads one table instead of taking the migration lock (issue 19)."""
+    connection.autocommit = True
+    if connection.execute("SELECT to_regclass('schema_migrations')").fetchone()[0] is not None:
+        if {migration.version for migration in available_migrations()} <= applied_versions(connection):
+            return []
+    return migrate(connection)
+
+
 def migrate(connection: psycopg.Connection) -> list[Migration]:
     """Apply every migration not yet applied, each in its own transaction; return those applied."""
     applied: list[Migration] = []

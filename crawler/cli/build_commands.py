@@ -6,13 +6,11 @@ import json
 import logging
 import os
 import sys
-from datetime import date
 from pathlib import Path
 
-from crawler.cli.database_options import add_database_options, open_database
+from crawler.cli.arguments import iso_date, limit
+from crawler.cli.database_options import add_database_options, check_site, open_database
 from crawler.cli.main import CommandError
-from crawler.site_config import SiteConfigError, load_site_config, site_config_dirs
-from pipelines.db.connection import DatabaseError
 
 logger = logging.getLogger(__name__)
 
@@ -30,8 +28,9 @@ def register(subparsers) -> None:
                                        "else every packaged config except demo)")
     build.add_argument("--site-config", action="append", default=[], metavar="PATH",
                        help="a site config file to build too (repeatable)")
-    build.add_argument("--since", type=_date, help="snapshot only articles first seen or published since DATE "
-                                                   "(default: the whole corpus of the sites)")
+    build.add_argument("--since", type=iso_date, metavar="DATE",
+                       help="snapshot only articles first seen or published since DATE "
+                            "(default: the whole corpus of the sites)")
     build.add_argument("--out", default=DEFAULT_OUT_DIR, help="snapshot folder (default: ./snapshots)")
     build.add_argument("--restart", action="store_true",
                        help="abandon an interrupted build instead of resuming it")
@@ -44,29 +43,22 @@ def register(subparsers) -> None:
     build.set_defaults(func=run_build_command)
 
     search = subparsers.add_parser("search", help="full-text search of the corpus (Chinese and English)")
-    search.add_argument("query")
-    search.add_argument("--site")
-    search.add_argument("--since", type=_date, help="published (else first seen) on or after DATE")
-    search.add_argument("--until", type=_date, help="published (else first seen) on or before DATE")
-    search.add_argument("--limit", type=int, default=20)
+    search.add_argument("query", help="words to find (all of them), e.g. \"rail Leeds\" or \"杭州 地铁\"")
+    search.add_argument("--site", help="only this site")
+    search.add_argument("--since", type=iso_date, metavar="DATE", help="published (else first seen) on or after DATE")
+    search.add_argument("--until", type=iso_date, metavar="DATE", help="published (else first seen) on or before DATE")
+    search.add_argument("--limit", type=limit, default=20, help="at most this many hits (default 20)")
     search.add_argument("--json", action="store_true", help="one JSON object per hit")
     add_database_options(search)
     search.set_defaults(func=run_search)
 
     stats = subparsers.add_parser("stats", help="articles per site and day, duplicate and noise rates")
-    stats.add_argument("--site")
-    stats.add_argument("--since", type=_date)
-    stats.add_argument("--until", type=_date)
+    stats.add_argument("--site", help="only this site")
+    stats.add_argument("--since", type=iso_date, metavar="DATE", help="published (else first seen) on or after DATE")
+    stats.add_argument("--until", type=iso_date, metavar="DATE", help="published (else first seen) on or before DATE")
     stats.add_argument("--plot", metavar="OUT.png", help="draw articles per day per site into a PNG")
     add_database_options(stats)
     stats.set_defaults(func=run_stats)
-
-
-def _date(value: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise CommandError(f"{value!r}: expected a date like 2026-11-22") from None
 
 
 def _settings(pairs: list[str]) -> dict:
@@ -82,6 +74,8 @@ def _settings(pairs: list[str]) -> dict:
 def build_site_configs(names: str | None, paths: list[str]) -> list:
     """The sites a build crawls: --sites names, plus --site-config files; with neither, $NEWSCORPUS_BUILD_SITES,
     else every packaged config but the demo's."""
+    from crawler.site_config import SiteConfigError, load_site_config, site_config_dirs
+
     if names is None and not paths:
         names = os.environ.get(BUILD_SITES_VARIABLE) or None
     if names is None and not paths:
@@ -106,11 +100,12 @@ def run_build_command(args) -> int:
     from pipelines.build.progress import ProgressReporter
     from pipelines.build.report import human_summary
     from pipelines.build.runner import EXIT_FAILED, EXIT_LOCKED, BuildLocked, BuildRequest, BuildSetupError, run_build
+    from pipelines.db.connection import DatabaseError
 
     configs = build_site_configs(args.sites, args.site_config)
     request = BuildRequest(sites=configs, out_dir=Path(args.out), since=args.since,
                            crawl_settings=_settings(args.set), restart=args.restart)
-    dsn = open_database(args)
+    dsn = open_database(args, create=True)
     try:
         outcome = run_build(dsn, request, ProgressReporter(every_seconds=args.log_every))
     except BuildLocked as error:
@@ -130,15 +125,18 @@ def run_build_command(args) -> int:
 
 
 def run_search(args) -> int:
+    from crawler.cli.terminal_progress import Counter
     from pipelines.build.search_index import search
+    from pipelines.db.connection import DatabaseError
 
-    if args.limit < 1:
-        raise CommandError("--limit must be at least 1")
     if not args.query.strip():
         raise CommandError("give some words to search for")
     dsn = open_database(args)
+    check_site(dsn, args.site)
     try:
-        hits = search(dsn, args.query, site=args.site, since=args.since, until=args.until, limit=args.limit)
+        with Counter("indexing new articles for search", "article") as indexing:
+            hits = search(dsn, args.query, site=args.site, since=args.since, until=args.until, limit=args.limit,
+                          progress=indexing.update)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
     for number, hit in enumerate(hits, 1):
@@ -162,8 +160,10 @@ def _percent(value: float | None) -> str:
 
 def run_stats(args) -> int:
     from pipelines.build.corpus_stats import corpus_stats, plot_articles_per_day
+    from pipelines.db.connection import DatabaseError
 
     dsn = open_database(args)
+    check_site(dsn, args.site)
     try:
         stats = corpus_stats(dsn, site=args.site, since=args.since, until=args.until)
     except DatabaseError as error:

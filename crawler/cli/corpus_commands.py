@@ -2,57 +2,66 @@
 
 from __future__ import annotations
 
-import csv
 import json
+import os
 import sys
 from datetime import date, datetime
+from pathlib import Path
 
-from crawler.cli.database_options import add_database_options, open_database
+from crawler.cli.arguments import iso_date, limit
+from crawler.cli.database_options import add_database_options, check_site, open_database
 from crawler.cli.main import CommandError
-from pipelines.db.connection import DatabaseError, connect
-from pipelines.db.named_queries import query
-from pipelines.db.reextraction import reextract
 
 EXPORT_FIELDS = ("id", "site", "url", "title", "author", "published_at", "language", "body",
                  "extraction_method", "first_seen", "last_seen")
+DUPLICATE_FIELDS = ("canonical_url", "duplicate_method", "duplicate_score")
 
 
 def register(subparsers) -> None:
-    articles = subparsers.add_parser("articles", help="list stored articles, newest first")
-    articles.add_argument("--site")
-    articles.add_argument("--since", type=_date, help="published (or first seen) on or after DATE (YYYY-MM-DD)")
-    articles.add_argument("--limit", type=int, default=50)
+    articles = subparsers.add_parser("articles", help="list stored articles, newest first",
+                                     description="List stored articles (near-duplicates included), newest first.")
+    articles.add_argument("--site", help="only this site (a name from the sites table, e.g. demo)")
+    articles.add_argument("--since", type=iso_date, metavar="DATE",
+                          help="published (or first seen) on or after DATE (YYYY-MM-DD)")
+    articles.add_argument("--limit", type=limit, default=50, help="at most this many (default 50)")
     add_database_options(articles)
     articles.set_defaults(func=run_articles)
 
-    show = subparsers.add_parser("show", help="print one stored article")
-    show.add_argument("url")
-    show.add_argument("--json", action="store_true", help="as one JSON object")
+    show = subparsers.add_parser(
+        "show", help="print one stored article",
+        description="Print one stored article. The body is the published text (line noise removed, as `export` "
+                    "writes it); --extracted prints the extractor's output before cleaning.")
+    show.add_argument("url", help="the article's URL, as `newscorpus articles` lists it")
+    show.add_argument("--json", action="store_true", help="as one JSON object (both bodies)")
+    show.add_argument("--extracted", action="store_true",
+                      help="print the extracted body before line-noise cleaning instead of the published one")
     add_database_options(show)
     show.set_defaults(func=run_show)
 
-    export = subparsers.add_parser("export", help="write the corpus to a file")
-    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
-    export.add_argument("--site")
-    export.add_argument("out", help="output file, or - for standard output")
+    export = subparsers.add_parser(
+        "export", help="write the published corpus (or --all articles) to a JSONL or CSV file",
+        description="Write the published corpus (the corpus_articles view: near-duplicates left out, line noise "
+                    "removed) to a file; --all writes every stored article with its duplicate link.")
+    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="file format (default jsonl)")
+    export.add_argument("--site", help="only this site")
+    export.add_argument("--all", action="store_true",
+                        help="every stored article, near-duplicates included, with canonical_url, "
+                             "duplicate_method and duplicate_score")
+    export.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    export.add_argument("out", metavar="OUT", help="output file, or - for standard output")
     add_database_options(export)
     export.set_defaults(func=run_export)
 
-    again = subparsers.add_parser("reextract", help="extract the stored raw pages again")
-    again.add_argument("--site")
+    again = subparsers.add_parser("reextract", help="extract the stored raw pages again (after an extractor change)")
+    again.add_argument("--site", help="only this site (default: every site)")
     add_database_options(again)
     again.set_defaults(func=run_reextract)
 
 
-def _date(value: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise CommandError(f"--since {value!r}: expected a date like 2026-11-22") from None
+def _fetch(dsn: str, name: str, params: dict) -> list[dict]:
+    from pipelines.db.connection import DatabaseError, connect
+    from pipelines.db.named_queries import query
 
-
-def _fetch(args, name: str, params: dict) -> list[tuple]:
-    dsn = open_database(args)
     try:
         with connect(dsn) as connection:
             cursor = connection.execute(query(name), params)
@@ -62,9 +71,9 @@ def _fetch(args, name: str, params: dict) -> list[tuple]:
 
 
 def run_articles(args) -> int:
-    if args.limit < 1:
-        raise CommandError("--limit must be at least 1")
-    rows = _fetch(args, "list_articles", {"site": args.site, "since": args.since, "limit": args.limit})
+    dsn = open_database(args)
+    check_site(dsn, args.site)
+    rows = _fetch(dsn, "list_articles", {"site": args.site, "since": args.since, "limit": args.limit})
     for row in rows:
         when = (row["published_at"] or row["first_seen"]).strftime("%Y-%m-%d")
         print(f"{when}  {row['site']:<12} {row['language'] or '-':<3} {row['body_chars']:>6}  "
@@ -74,9 +83,9 @@ def run_articles(args) -> int:
 
 
 def run_show(args) -> int:
-    rows = _fetch(args, "show_article", {"url": args.url})
+    rows = _fetch(open_database(args), "show_article", {"url": args.url})
     if not rows:
-        raise CommandError(f"no article stored for {args.url}")
+        raise CommandError(f"no article stored for {args.url} (`newscorpus articles` lists the stored URLs)")
     row = rows[0]
     if args.json:
         print(json.dumps(row, ensure_ascii=False, default=_json_default, indent=2))
@@ -84,8 +93,20 @@ def run_show(args) -> int:
     for name in ("title", "url", "site", "author", "published_at", "language", "extraction_method",
                  "encoding", "first_seen", "last_seen"):
         print(f"{name}: {row[name] if row[name] is not None else '-'}")
+    if row["canonical_url"]:
+        print(f"near-duplicate of: {row['canonical_url']} ({row['duplicate_method']} "
+              f"{row['duplicate_score']:.3f}; not in the published corpus, `export --all` has it)")
+    if args.extracted:
+        print("body: as extracted, before line-noise cleaning")
+        body = row["extracted_body"]
+    elif row["cleaned"]:
+        print("body: published text (line noise removed; `export` writes this; --extracted for the extractor's)")
+        body = row["body"]
+    else:
+        print("body: as extracted (not cleaned: its site's line statistics were not ready); `export` writes this")
+        body = row["body"]
     print()
-    print(row["body"])
+    print(body)
     return 0
 
 
@@ -95,47 +116,82 @@ def _json_default(value):
     raise TypeError(type(value))
 
 
+def _export_target(out: str, force: bool) -> Path:
+    """The path to write, checked before the database is opened; a CommandError naming the fix otherwise."""
+    path = Path(out)
+    if path.is_dir():
+        raise CommandError(f"{out} is a directory: give a file name, e.g. {path / 'corpus.jsonl'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CommandError(f"folder {parent} does not exist: create it first (mkdir -p {parent})")
+    if path.exists() and not force:
+        raise CommandError(f"{out} exists: --force overwrites it, or give another file name")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CommandError(f"cannot write {out}: permission denied; choose a folder you can write to")
+    return path
+
+
 def run_export(args) -> int:
+    import csv
+    import tempfile
+
+    from pipelines.db.connection import DatabaseError, connect
+    from pipelines.db.named_queries import query
+
+    target = None if args.out == "-" else _export_target(args.out, args.force)
     dsn = open_database(args)
-    out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8", newline="")
+    check_site(dsn, args.site)
+    fields = EXPORT_FIELDS + DUPLICATE_FIELDS if args.all else EXPORT_FIELDS
     count = 0
+    partial, out = None, sys.stdout
     try:
+        if target is not None:  # written beside the target and renamed at the end: a failed export leaves no half file
+            handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+            out = os.fdopen(handle, "w", encoding="utf-8", newline="")
         with connect(dsn) as connection, connection.cursor(name="export_articles") as cursor:
-            cursor.execute(query("export_articles"), {"site": args.site})
+            cursor.execute(query("export_all_articles" if args.all else "export_corpus"), {"site": args.site})
             writer = csv.writer(out) if args.format == "csv" else None
             if writer:
-                writer.writerow(EXPORT_FIELDS)
+                writer.writerow(fields)
             for row in cursor:
-                record = dict(zip(EXPORT_FIELDS, row, strict=True))
+                record = dict(zip(fields, row, strict=True))
                 if writer:
                     writer.writerow([_json_default(v) if isinstance(v, datetime | date) else v
                                      for v in record.values()])
                 else:
                     out.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
                 count += 1
+        if partial is not None:
+            out.close()
+            os.replace(partial, target)
+            partial = None
     except DatabaseError as error:
         raise CommandError(str(error)) from None
     except OSError as error:
-        raise CommandError(f"cannot write {args.out}: {error}") from None
+        raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from None
     finally:
-        if out is not sys.stdout:
-            out.close()
-    print(f"exported {count} article(s) to {args.out}", file=sys.stderr)
+        if partial is not None:
+            if out is not sys.stdout:
+                out.close()
+            os.unlink(partial)
+    what = "article(s), near-duplicates included" if args.all else "article(s) of the published corpus"
+    print(f"exported {count} {what} to {args.out}", file=sys.stderr)
     return 0
 
 
 def run_reextract(args) -> int:
-    dsn = open_database(args)
+    from crawler.cli.terminal_progress import Counter
+    from pipelines.db.connection import DatabaseError
+    from pipelines.db.reextraction import reextract
 
-    def progress(counts) -> None:
-        print(f"\rre-extracted {counts['pages']} page(s), {counts['outcome/article']} article(s)",
-              end="", file=sys.stderr, flush=True)
+    dsn = open_database(args)
+    check_site(dsn, args.site)
 
     try:
-        counts = reextract(dsn, args.site, progress=progress)
+        with Counter("re-extracting", "page") as bar:
+            counts = reextract(dsn, args.site, progress=lambda c: bar.update(c["pages"], articles=c["outcome/article"]))
     except DatabaseError as error:
         raise CommandError(str(error)) from None
-    print(file=sys.stderr)
     for name, value in sorted(counts.items()):
         print(f"{name}: {value}")
     return 0

@@ -3,18 +3,15 @@ embedded server."""
 
 from __future__ import annotations
 
-import psycopg
+import os
 
-from crawler.cli.database_options import add_database_options
+from crawler.cli.database_options import DATA_DIR_VARIABLE, add_database_options, require_existing_corpus
 from crawler.cli.groups import get_or_add_group
 from crawler.cli.main import CommandError
-from migrations.runner import applied_versions, available_migrations, migrate
-from pipelines.db.connection import DatabaseError, connect, embedded_data_dir, redact_dsn, resolve_dsn
-from pipelines.db.named_queries import query
 
 
 def register(subparsers) -> None:
-    group = get_or_add_group(subparsers, "db", help="database schema")
+    group = get_or_add_group(subparsers, "db", help="the database: migrations, status, start/stop the embedded server")
     migrate_parser = group.add_parser("migrate", help="apply the migrations not yet applied")
     add_database_options(migrate_parser)
     migrate_parser.set_defaults(func=run_migrate)
@@ -23,22 +20,33 @@ def register(subparsers) -> None:
     status_parser.set_defaults(func=run_status)
     start_parser = group.add_parser(
         "start", help="start the embedded server now (it stops after $NEWSCORPUS_DB_IDLE_SECONDS without a user)")
-    start_parser.add_argument("--data-dir", help="embedded Postgres data directory (default: .newscorpus/pg)")
+    start_parser.add_argument("--data-dir", help="embedded Postgres data directory (default: $NEWSCORPUS_DB_DATA_DIR, "
+                                                 "else .newscorpus/pg)")
     start_parser.set_defaults(func=run_start)
     stop_parser = group.add_parser("stop", help="stop the embedded server now")
-    stop_parser.add_argument("--data-dir", help="embedded Postgres data directory (default: .newscorpus/pg)")
+    stop_parser.add_argument("--data-dir", help="embedded Postgres data directory (default: $NEWSCORPUS_DB_DATA_DIR, "
+                                                "else .newscorpus/pg)")
     stop_parser.add_argument("--force", action="store_true", help="stop it even while a crawl or command uses it")
     stop_parser.set_defaults(func=run_stop)
 
 
 def _dsn(args) -> str:
+    from pipelines.db.connection import DatabaseError, resolve_dsn
+
     try:
         return resolve_dsn(args.dsn, args.data_dir)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
 
 
+def _data_dir(args) -> str | None:
+    return args.data_dir or os.environ.get(DATA_DIR_VARIABLE)
+
+
 def run_migrate(args) -> int:
+    from migrations.runner import available_migrations, migrate
+    from pipelines.db.connection import DatabaseError, connect, redact_dsn
+
     dsn = _dsn(args)
     try:
         with connect(dsn) as connection:
@@ -52,6 +60,13 @@ def run_migrate(args) -> int:
 
 
 def run_status(args) -> int:
+    import psycopg
+
+    from migrations.runner import applied_versions, available_migrations
+    from pipelines.db.connection import DatabaseError, connect
+    from pipelines.db.named_queries import query
+
+    require_existing_corpus(args)
     dsn = _dsn(args)
     try:
         with connect(dsn, autocommit=True) as connection:
@@ -74,24 +89,26 @@ def run_status(args) -> int:
 
 
 def run_start(args) -> int:
-    from pipelines.db.connection import embedded_dsn
+    from pipelines.db.connection import DatabaseError, embedded_data_dir, embedded_dsn
     from pipelines.db.embedded_server import idle_seconds_from_environment
 
+    data_dir = _data_dir(args)
     try:
-        dsn = embedded_dsn(args.data_dir)
+        dsn = embedded_dsn(data_dir)
         idle = idle_seconds_from_environment()
     except DatabaseError as error:
         raise CommandError(str(error)) from None
     until = "the last process using it exits" if idle == 0 else f"{idle:g} s without a user"
-    print(f"embedded Postgres running in {embedded_data_dir(args.data_dir)} ({dsn}); it stops after {until}, "
+    print(f"embedded Postgres running in {embedded_data_dir(data_dir)} ({dsn}); it stops after {until}, "
           "or with `newscorpus db stop`")
     return 0
 
 
 def run_stop(args) -> int:
+    from pipelines.db.connection import embedded_data_dir
     from pipelines.db.embedded_server import stop_server
 
-    data_dir = embedded_data_dir(args.data_dir)
+    data_dir = embedded_data_dir(_data_dir(args))
     if not (data_dir / "PG_VERSION").exists():
         raise CommandError(f"no embedded database in {data_dir}")
     stopped, users = stop_server(data_dir, force=args.force)

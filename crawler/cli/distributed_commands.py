@@ -5,12 +5,6 @@ from __future__ import annotations
 import time
 
 from crawler.cli.main import CommandError
-from crawler.crawl_runner import project_settings
-from crawler.distributed.connection import RedisSettingError, checked_redis_client
-from crawler.distributed.keys import SiteKeys
-from crawler.distributed.runs import current_run
-from crawler.distributed.seeding import seed_run
-from crawler.site_config import SiteConfigError, load_site_config
 
 
 def register(subparsers) -> None:
@@ -29,6 +23,11 @@ def _add_options(parser) -> None:
 
 
 def _open(args):
+    from crawler.crawl_runner import project_settings
+    from crawler.distributed.connection import RedisSettingError, checked_redis_client
+    from crawler.distributed.keys import SiteKeys
+    from crawler.site_config import SiteConfigError, load_site_config
+
     overrides = {"NEWSCORPUS_REDIS_URL": args.redis_url, "NEWSCORPUS_REDIS_KEY_PREFIX": args.key_prefix}
     settings = project_settings({name: value for name, value in overrides.items() if value})
     url = settings.get("NEWSCORPUS_REDIS_URL")
@@ -44,6 +43,8 @@ def _open(args):
 
 
 def run_seed(args) -> int:
+    from crawler.distributed.seeding import seed_run
+
     settings, config, server = _open(args)
     result = seed_run(config, server, settings)
     print(f"site {config.name}: run {result.run_id} started, {result.pushed} seed request(s) pushed "
@@ -52,6 +53,9 @@ def run_seed(args) -> int:
 
 
 def run_frontier(args) -> int:
+    from crawler.distributed.keys import SiteKeys
+    from crawler.distributed.runs import current_run
+
     settings, config, server = _open(args)
     run = current_run(server, SiteKeys(config.name, settings.get("NEWSCORPUS_REDIS_KEY_PREFIX")))
     if run is None:

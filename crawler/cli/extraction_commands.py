@@ -8,23 +8,26 @@ import sys
 import time
 from pathlib import Path
 
+from crawler.cli.arguments import positive_int
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.terminal_progress import track
 
 HTML_SUFFIXES = (".html", ".htm")
+# pipelines.core.extraction.METHODS, written here so that building the parser does not import the extractor
+# (tests/cli/test_cli_imports.py checks the two agree).
+METHODS = ("default", "punctuation", "blocks")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from pipelines.core.extraction import METHODS
-
     extract = subparsers.add_parser(
         "extract", help="extract title/author/time/body of HTML files, one JSON line per file"
     )
-    extract.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    extract.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="HTML files, or folders of them")
     extract.add_argument("--url", help="page url (single file)")
     extract.add_argument(
         "--manifest", action="append", default=[], help="manifest.json giving each stem's url (repeatable)"
     )
-    extract.add_argument("--method", choices=METHODS, default="default")
+    extract.add_argument("--method", choices=METHODS, default="default", help="extraction method (default: default)")
     extract.add_argument("--content-type", help="HTTP Content-Type header to decode with")
     extract.add_argument("--output", "-o", help="write JSON lines here instead of stdout")
     extract.set_defaults(func=run_extract)
@@ -32,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
         "extraction", help="P/R/F1 of body extraction on labelled sets, optionally beside anchor tools"
     )
-    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR")
-    evaluate.add_argument("--method", choices=METHODS, default="default")
+    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
+    evaluate.add_argument("--method", choices=METHODS, default="default", help="our method to score (default: default)")
     evaluate.add_argument(
         "--compare",
         default="",
@@ -49,14 +52,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         help="also print F1 per dataset (every system, side by side) or our F1 per site",
     )
-    evaluate.add_argument("--worst", type=int, default=0, metavar="N", help="also list our N lowest-F1 pages")
+    evaluate.add_argument("--worst", type=positive_int, default=0, metavar="N", help="also list our N lowest-F1 pages")
     evaluate.set_defaults(func=run_eval)
 
     train = get_or_add_group(subparsers, "train", "fit a stage's model on labelled data").add_parser(
         "extraction", help="fit block supports, PSO weights/threshold and punctuation p; write model.json"
     )
-    train.add_argument("--data", nargs="+", required=True, metavar="DIR")
-    train.add_argument("--seed", type=int, default=20240601)
+    train.add_argument("--data", nargs="+", required=True, metavar="DIR", help="labelled sets to fit on")
+    train.add_argument("--seed", type=int, default=20240601, help="random seed (default 20240601)")
     train.add_argument("--output", help="model file (default: the one shipped in the package)")
     train.add_argument(
         "--cross-validate",
@@ -64,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also report held-out F1 of the default method (its constants re-tuned on each fold's training "
         "pages) over k folds by site (registrable domain), per set and language",
     )
-    train.add_argument("--folds", type=int, default=5, help="number of by-site folds for --cross-validate")
+    train.add_argument("--folds", type=positive_int, default=5, help="number of by-site folds for --cross-validate")
     train.add_argument(
         "--all-methods",
         action="store_true",
@@ -163,7 +166,7 @@ def run_eval(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as error:
             raise _error(f"cannot read floors {args.floors}: {error}") from error
     started = time.strftime("%Y-%m-%d %H:%M:%S")
-    all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), items)
+    all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), track(items, "newscorpus", "page"))
     ours = list(all_results)
     rows = {"newscorpus": ev.summarise(ours)}
     for name in anchors:
@@ -171,7 +174,7 @@ def run_eval(args: argparse.Namespace) -> int:
             system = load_anchor(name)
         except ImportError as error:
             raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
-        results = ev.run_system(name, system, items)
+        results = ev.run_system(name, system, track(items, name, "page"))
         all_results.extend(results)
         rows[name] = ev.summarise(results)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sys
 
-from crawler.cli.database_options import add_database_options, open_database
+from crawler.cli.arguments import limit, positive_int
+from crawler.cli.database_options import add_database_options, no_such_site, open_database, site_names
 from crawler.cli.groups import get_or_add_group
 from crawler.cli.main import CommandError
-from pipelines.db.connection import DatabaseError, connect
 
 
 def register(subparsers) -> None:
@@ -21,8 +21,8 @@ def register(subparsers) -> None:
     clean.set_defaults(func=run_clean)
 
     noise = subparsers.add_parser("noise", help="a site's lines removed most often; allow-list one")
-    noise.add_argument("--site", required=True)
-    noise.add_argument("--limit", type=int, default=20)
+    noise.add_argument("--site", required=True, help="the site whose noise lines to show")
+    noise.add_argument("--limit", type=limit, default=20, help="at most this many lines (default 20)")
     noise.add_argument("--allow", metavar="HASH_OR_TEXT",
                        help="never remove this line on this site (then run `newscorpus clean --site S`)")
     add_database_options(noise)
@@ -32,7 +32,7 @@ def register(subparsers) -> None:
         "linenoise", help="extraction P/R/F1 with and without line-noise removal, on multi-page sites")
     evaluate.add_argument("directories", nargs="+", metavar="DIR", help="labelled sets (manifest.json)")
     evaluate.add_argument("--plot", metavar="PNG", help="write the learning curve (precision by position)")
-    evaluate.add_argument("--min-pages", type=int, default=2, help="sites with at least this many pages")
+    evaluate.add_argument("--min-pages", type=positive_int, default=2, help="sites with at least this many pages")
     evaluate.add_argument("--method", default="default",
                           help="extraction method feeding the filter (default, punctuation, blocks)")
     evaluate.add_argument("--check", action="store_true",
@@ -63,22 +63,23 @@ def _config(args):
 
 
 def run_clean(args) -> int:
+    from crawler.cli.terminal_progress import Counter
+    from pipelines.db.connection import DatabaseError
     from pipelines.db.line_noise_store import reclean
 
     config = _config(args)
     dsn = open_database(args)
 
-    def progress(totals) -> None:
-        print(f"\rcleaned {totals['articles']} article(s), {totals['lines_removed']} noise line(s) removed",
-              end="", file=sys.stderr, flush=True)
-
     try:
-        totals = reclean(dsn, args.site, config, count_missing=not args.no_count, progress=progress)
+        with Counter("cleaning", "article") as bar:
+            totals = reclean(dsn, args.site, config, count_missing=not args.no_count,
+                             progress=lambda t: bar.update(t["articles"], lines_removed=t["lines_removed"]))
     except DatabaseError as error:
         raise CommandError(str(error)) from None
-    print(file=sys.stderr)
     if not totals["sites"] and args.site:
-        raise CommandError(f"no stored articles for site {args.site!r}")
+        names = site_names(dsn)
+        raise CommandError(no_such_site(args.site, names) if args.site not in names
+                           else f"no stored articles for site {args.site!r}")
     for name in ("sites", "counted_new", "counted_changed", "articles", "articles_changed", "lines_removed",
                  "articles_empty"):
         print(f"{name}: {totals[name]}")
@@ -87,15 +88,14 @@ def run_clean(args) -> int:
 
 def run_noise(args) -> int:
     from pipelines.db import line_noise_store as store
+    from pipelines.db.connection import DatabaseError, connect
 
-    if args.limit < 1:
-        raise CommandError("--limit must be at least 1")
     dsn = open_database(args)
     try:
         with connect(dsn, autocommit=True) as connection:
             site_id = store.site_id_of(connection, args.site)
             if site_id is None:
-                raise CommandError(f"no site named {args.site!r}")
+                raise CommandError(no_such_site(args.site, site_names(dsn)))
             if args.allow:
                 try:
                     digest, text = store.parse_line_ref(args.allow)

@@ -1,8 +1,14 @@
-"""The `newscorpus` command: one sub-command module per concern, each a thin layer over the project's modules."""
+"""The `newscorpus` command: one sub-command module per concern, each a thin layer over the project's modules.
+
+Building the parser imports only the command modules, which import their database, crawl and evaluation
+modules inside the functions that run a command: `newscorpus --help` and a mistyped command answer without
+loading Scrapy, psycopg, Redis, jieba or the evaluators (issue 19; tests/cli/test_cli_imports.py checks it).
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import logging
 import os
@@ -23,13 +29,41 @@ COMMAND_MODULES = (
     "crawler.cli.metadata_commands",
 )
 
+DESCRIPTION = """\
+Crawl news sites into a clean, deduplicated text corpus in Postgres, and read it back.
+
+Start with `newscorpus demo` (crawls a bundled demo site offline into ./.newscorpus/pg), then
+`newscorpus articles`, `newscorpus search WORDS`, `newscorpus export corpus.jsonl`.
+Crawl a real site with `scrapy crawl site -a site=NAME` (crawler/sites/NAME.toml) or `newscorpus build`.
+Without --dsn or $NEWSCORPUS_DB_DSN the commands use an embedded Postgres that stays up for
+$NEWSCORPUS_DB_IDLE_SECONDS (600) after the last command; `newscorpus db stop` stops it now.
+`newscorpus COMMAND --help` describes a command."""
+
 
 class CommandError(Exception):
     """A user-facing failure: printed as one line, exit code 2, no traceback."""
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the fix (a mistyped command gets a suggestion), exit 2."""
+
+    def error(self, message: str):
+        if "invalid choice:" in message:
+            message = self._choice_message(message)
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    def _choice_message(self, message: str) -> str:
+        # argparse's text: "argument COMMAND: invalid choice: 'artcles' (choose from 'db', 'articles', ...)"
+        given = message.split("invalid choice: ", 1)[1].split(" (choose from", 1)[0].strip("'")
+        choices = [choice.strip(" '") for choice in message.split("(choose from ", 1)[-1].rstrip(")").split(",")]
+        close = difflib.get_close_matches(given, choices, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; choose from {', '.join(choices)}"
+        return f"unknown {'command' if self._subparsers else 'value'} {given!r}{hint}"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="newscorpus", description=__doc__)
+    parser = OneLineErrorParser(prog="newscorpus", description=DESCRIPTION,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
@@ -61,5 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # `python -m crawler.cli.main`: the commands raise crawler.cli.main.CommandError
+    from crawler.cli.main import main as package_main
+
+    sys.exit(package_main())

@@ -8,7 +8,9 @@ import sys
 import time
 from pathlib import Path
 
+from crawler.cli.arguments import positive_int
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.terminal_progress import track
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,13 +18,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "metadata", help="date (exact, ±1 day, coverage, precision), title (exact, token F1) and author on labelled "
         "sets, beside htmldate / trafilatura / GNE",
     )
-    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR")
+    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
     evaluate.add_argument("--compare", default="", help="comma-separated anchors: htmldate,trafilatura,gne")
     evaluate.add_argument("--jsonl", help="per-page answers and scores (all systems) to this JSONL file")
     evaluate.add_argument("--floors", help="JSON file of floors per measure and dataset; exit 1 when one is missed")
     evaluate.add_argument("--cross-validate", action="store_true",
                           help="also choose the date and author source orders on k-1 site folds, score the k-th")
-    evaluate.add_argument("--folds", type=int, default=5, help="number of site folds for --cross-validate")
+    evaluate.add_argument("--folds", type=positive_int, default=5, help="number of site folds for --cross-validate")
     evaluate.set_defaults(func=run_eval_metadata)
 
 
@@ -59,7 +61,7 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
             raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
     all_scores, rows, sites = [], {}, {}
     for name, system in systems.items():
-        scores = ev.run_system(name, system, items, sites)
+        scores = ev.run_system(name, system, track(items, name, "page"), sites)
         all_scores.extend(scores)
         rows[name] = ev.summarise(scores)
     print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; {started}; shares in %")

@@ -7,8 +7,10 @@ import argparse
 import platform
 import time
 
-from crawler.cli.database_options import add_database_options, open_database
+from crawler.cli.arguments import positive_int
+from crawler.cli.database_options import add_database_options, open_database, site_names
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.main import CommandError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling region -> generic) vs generic "
         "and anchors",
     )
-    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR")
+    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
     evaluate.add_argument("--compare", default="", help="comma-separated anchors, e.g. trafilatura,readability")
-    evaluate.add_argument("--min-pages", type=int, default=2, help="sites with at least this many pages")
+    evaluate.add_argument("--min-pages", type=positive_int, default=2, help="sites with at least this many pages")
     evaluate.add_argument(
         "--repair-experiment",
         action="store_true",
@@ -44,10 +46,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.set_defaults(func=run_eval_siteaware)
 
     templates = subparsers.add_parser("templates", help="site templates (site-aware extraction) with hit/repair counts")
-    templates.add_argument("--site", help="one site (host without www.)")
+    templates.add_argument("--site", help="one site: its name (e.g. demo) or a host without www.")
     templates.add_argument("--json", action="store_true", help="print each template in full, one JSON line each")
     add_database_options(templates)
     templates.set_defaults(func=run_templates)
+
+
+def template_hosts(dsn: str, site: str | None) -> list[str | None]:
+    """The template keys (hosts without www.) ``--site`` names: a stored site's hosts, or a host as given."""
+    from pipelines.db.connection import DatabaseError, connect
+    from pipelines.db.named_queries import query
+
+    if site is None:
+        return [None]
+    try:
+        with connect(dsn) as connection:
+            if site not in site_names(dsn):
+                known = connection.execute(query("has_site_templates", filename="site_templates.sql"),
+                                           {"site": site}).fetchone()
+                if known is None and "." not in site:  # a host may have no template yet; a name must exist
+                    names = ", ".join(site_names(dsn)) or "none yet"
+                    raise CommandError(f"no site or template host named {site!r} (sites: {names}); "
+                                       "give a site name or a host without www.")
+                return [site]
+            return sorted(row[0] for row in connection.execute(query("site_hosts"), {"site": site}) if row[0])
+    except DatabaseError as error:
+        raise CommandError(str(error)) from None
 
 
 def run_templates(args: argparse.Namespace) -> int:
@@ -55,7 +79,9 @@ def run_templates(args: argparse.Namespace) -> int:
 
     from pipelines.db.site_template_store import SiteTemplateStore
 
-    rows = SiteTemplateStore(open_database(args)).list(args.site)
+    dsn = open_database(args)
+    store = SiteTemplateStore(dsn)
+    rows = [row for host in template_hosts(dsn, args.site) for row in store.list(host)]
     if args.json:
         for row in rows:
             print(json.dumps(row.template.to_dict() | {"hits": row.hits, "repairs": row.repairs}, ensure_ascii=False))

@@ -14,6 +14,14 @@ from crawler.site_config import SiteConfigError, adhoc_site_config, load_site_co
 from pipelines.db.connection import DatabaseError, connect
 
 
+def resume_hint(jobdir: str | None) -> str:
+    """What a person who stopped a crawl (Ctrl-C) can do next (issue 19)."""
+    kept = (f"the request queue in {jobdir} is kept too" if jobdir else
+            "add -s JOBDIR=DIR to keep the request queue across runs as well")
+    return ("crawl stopped before the end (Ctrl-C or a stop signal); run the same command again to continue: "
+            f"articles already stored are not fetched again; {kept}")
+
+
 class Command(ScrapyCrawlCommand):
     crawler = None
 
@@ -29,6 +37,8 @@ class Command(ScrapyCrawlCommand):
                 return
         super().run(args, opts)
         stats = self.crawler.stats if self.crawler is not None else None
+        if stats is not None and stats.get_value("finish_reason") == "shutdown":
+            print(resume_hint(self.settings.get("JOBDIR")), file=sys.stderr)
         if stats is not None and (stats.get_value("newscorpus/storage/pages_unsaved")
                                   or stats.get_value("finish_reason") == DATABASE_UNAVAILABLE):
             self.exitcode = 1

@@ -14,6 +14,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
 
+from crawler import log_filters
 from crawler.canonical_url import canonical_url
 from crawler.items import PageItem
 from crawler.middlewares import RedirectLoop
@@ -56,6 +57,7 @@ class SiteSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
+        log_filters.install()
         spider.configure(crawler.settings)
         crawler.signals.connect(spider.bytes_received, signal=scrapy.signals.bytes_received)
         return spider

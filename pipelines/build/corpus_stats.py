@@ -76,18 +76,29 @@ def plot_articles_per_day(stats: CorpusStats, out: Path) -> None:
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=100)
+    figure = articles_per_day_figure(stats, pyplot)
     try:
-        for site, days in sorted(stats.per_day.items()):
-            ordered = sorted(days)
-            axes.plot(ordered, [days[day] for day in ordered], marker="o", markersize=3, label=site)
-        axes.set_title("Articles per day (published, else first seen)")
-        axes.set_ylabel("articles")
-        axes.grid(alpha=0.3)
-        if stats.per_day:
-            axes.legend()
-        figure.autofmt_xdate()
-        figure.tight_layout()
         figure.savefig(out, format="png")
     finally:
         pyplot.close(figure)
+
+
+def articles_per_day_figure(stats: CorpusStats, pyplot):
+    """The figure of articles per day: counts on a y-axis from 0 in whole numbers (issue 19: an axis starting at
+    1.0 drew a fall from 2 articles to 1 as a cliff)."""
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=100)
+    for site, days in sorted(stats.per_day.items()):
+        ordered = sorted(days)
+        axes.plot(ordered, [days[day] for day in ordered], marker="o", markersize=3, label=site)
+    axes.set_title("Articles per day (published, else first seen)")
+    axes.set_ylabel("articles")
+    axes.set_ylim(bottom=0)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(alpha=0.3)
+    if stats.per_day:
+        axes.legend()
+    figure.autofmt_xdate()
+    figure.tight_layout()
+    return figure

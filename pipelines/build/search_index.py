@@ -61,13 +61,15 @@ class SearchHit:
 
 
 def search(dsn: str, text: str, *, site: str | None = None, since: date | None = None,
-           until: date | None = None, limit: int = 20) -> list[SearchHit]:
+           until: date | None = None, limit: int = 20,
+           progress: Callable[[int], None] | None = None) -> list[SearchHit]:
     """Ranked articles containing every term of ``text`` (segmented like the index), with snippets.
-    The index is brought up to date first, so results reflect the corpus as it is now."""
-    terms = search_terms(text)
+    The index is brought up to date first, so results reflect the corpus as it is now (``progress`` gets the
+    running count of articles indexed)."""
+    terms = search_terms(text, query=True)
     if not terms:
         return []
-    index_search(dsn)
+    index_search(dsn, progress=progress)
     with connect(dsn) as connection:
         rows = connection.execute(
             _search_query("search_articles"),

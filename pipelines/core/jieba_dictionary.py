@@ -21,11 +21,16 @@ from types import ModuleType
 logger = logging.getLogger(__name__)
 
 
+def cache_folder() -> Path:
+    """The user's own cache folder for files made from jieba's dictionary (never a shared temporary folder:
+    they are only read from a place this user alone writes)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "newscorpus"
+
+
 def _cache_file(jieba: ModuleType) -> Path:
     dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
     stat = dictionary.stat()
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "newscorpus"
-    return folder / f"jieba-{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}.pickle"
+    return cache_folder() / f"jieba-{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}.pickle"
 
 
 def _load_pickled(jieba: ModuleType, path: Path) -> bool:
@@ -56,9 +61,9 @@ def _save_pickled(jieba: ModuleType, path: Path) -> None:
 @cache
 def jieba_module() -> ModuleType:
     """The jieba module, its default tokenizer initialised."""
-    import jieba
+    from pipelines.core.jieba_import import import_jieba
 
-    jieba.setLogLevel(logging.WARNING)  # no "Building prefix dict ..." on every command
+    jieba = import_jieba()  # its log at WARNING: no "Building prefix dict ..." on every command
     tokenizer = jieba.dt
     if not tokenizer.initialized and tokenizer.dictionary == jieba.DEFAULT_DICT:
         path = _cache_file(jieba)

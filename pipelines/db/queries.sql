@@ -81,21 +81,47 @@ ORDER BY coalesce(a.published_at, a.first_seen) DESC, a.id DESC
 LIMIT %(limit)s
 
 -- name: show_article
-SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language, a.body, a.body_hash,
-       a.encoding, a.extraction_method, a.confidence, a.first_seen, a.last_seen, a.updated_at
+-- body: the published text (the line-noise-cleaned body when there is one, as corpus_articles and export have it);
+-- extracted_body: the extractor's output before cleaning.
+SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language,
+       coalesce(a.clean_body, a.body) AS body, a.body AS extracted_body, a.clean_body IS NOT NULL AS cleaned,
+       a.body_hash, a.encoding, a.extraction_method, a.confidence, a.first_seen, a.last_seen, a.updated_at,
+       d.canonical_url, d.duplicate_method, d.duplicate_score
 FROM articles a
 JOIN sites s ON s.id = a.site_id
+LEFT JOIN article_duplicates d ON d.url = a.url
 WHERE a.url = %(url)s
 
--- name: export_articles
--- The cleaned body (pipelines.linenoise) when there is one, else the extracted body.
+-- name: export_corpus
+-- The published corpus (corpus_articles: canonical articles, cleaned body), as snapshots, search and stats read it.
+SELECT c.id, c.site, c.url, c.title, c.author, c.published_at, c.language, c.body,
+       c.extraction_method, c.first_seen, c.last_seen
+FROM corpus_articles c
+WHERE (%(site)s::text IS NULL OR c.site = %(site)s)
+ORDER BY c.id
+
+-- name: export_all_articles
+-- Every stored article (near-duplicates included) with the cleaned body when there is one, else the extracted
+-- body, and its duplicate link (NULL for a canonical article).
 SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language,
        coalesce(a.clean_body, a.body) AS body,
-       a.extraction_method, a.first_seen, a.last_seen
+       a.extraction_method, a.first_seen, a.last_seen,
+       d.canonical_url, d.duplicate_method, d.duplicate_score
 FROM articles a
 JOIN sites s ON s.id = a.site_id
+LEFT JOIN article_duplicates d ON d.url = a.url
 WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
 ORDER BY a.id
+
+-- name: site_names
+SELECT name FROM sites ORDER BY name
+
+-- name: site_hosts
+-- The hosts (without "www.", lower case: pipelines.core.site_aware.url_similarity.site_of) of a site's articles.
+SELECT DISTINCT lower(substring(a.url FROM '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?(?:[wW]{3}\.)?([^/:?#]+)'))
+FROM articles a
+JOIN sites s ON s.id = a.site_id
+WHERE s.name = %(site)s
 
 -- name: pages_to_reextract
 -- The content each URL has now: the row seen last (a page that reverted to earlier content only moves that

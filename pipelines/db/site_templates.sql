@@ -31,3 +31,6 @@ INSERT INTO site_skeletons (site, cluster, position, skeleton, nodes)
 VALUES (%(site)s, %(cluster)s, %(position)s, %(skeleton)s, %(nodes)s)
 ON CONFLICT (site, cluster, position) DO UPDATE
 SET skeleton = EXCLUDED.skeleton, nodes = EXCLUDED.nodes, updated_at = now();
+
+-- name: has_site_templates
+SELECT 1 FROM site_templates WHERE site = %(site)s LIMIT 1;

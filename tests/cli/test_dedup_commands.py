@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import psycopg
+import pytest
 
 from crawler.cli.main import main
 from migrations.runner import migrate
@@ -38,6 +39,10 @@ def test_dups_lists_clusters_with_method_and_score(database_dsn, capsys):
 
 
 def test_dups_on_an_empty_corpus_and_a_bad_limit(database_dsn, capsys):
-    assert main(["dups", "--dsn", database_dsn, "--site", "nosuchsite"]) == 0
-    assert "no near-duplicate clusters for site nosuchsite" in capsys.readouterr().out
-    assert main(["dups", "--dsn", database_dsn, "--limit", "0"]) == 2
+    assert main(["dups", "--dsn", database_dsn]) == 0
+    assert "no near-duplicate clusters" in capsys.readouterr().out
+    assert main(["dups", "--dsn", database_dsn, "--site", "nosuchsite"]) == 2
+    assert "no site named 'nosuchsite' in the corpus" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["dups", "--dsn", database_dsn, "--limit", "0"])
+    assert exit_.value.code == 2

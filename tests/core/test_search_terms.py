@@ -59,3 +59,28 @@ def test_query_expression_matches_a_word_whole_or_by_its_segments():
     assert query_expression("与此 Bristol") == "('与此' | ('与' <-> '此')) & ('bristol')"
     assert query_expression("医疗保障") == "('医疗保障' | ('医疗' <-> '保障'))"
     assert query_expression("  ") == ""
+
+
+QUERIES = (
+    "杭州", "公共交通", "杭州 公共交通", "城市公共交通取得了明显进展", "与此", "与此同时",
+    "中华人民共和国国务院", "南宁教育局推进老旧停车保障机制", "rail Leeds 杭州地铁",
+    "厦门创业团队推进数字出行服务体系（第16期）", "记者今天获悉，跨江大桥于上午正式通车。", "冇嘢", "㐀㐁 龘",
+)
+
+
+def test_a_query_is_cut_with_its_own_characters_entries_as_with_the_whole_dictionary():
+    from pipelines.core.query_dictionary import entries_for, query_tokenizer
+
+    for text in QUERIES:
+        assert search_terms(text, query=True) == search_terms(text), text
+        assert query_tokenizer(text) is not __import__("jieba").dt  # the per-character dictionary was used
+    entries, total = entries_for("杭州")
+    assert entries["杭州"] > 0 and all(word[0] in "杭州" for word in entries) and total > 10**7
+
+
+def test_a_query_loads_a_small_part_of_the_dictionary():
+    code = ("import jieba, pipelines.core.search_terms as m; print(m.search_terms('杭州 公共交通', query=True));"
+            "print(len(jieba.dt.FREQ))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    terms, whole_dictionary_entries = result.stdout.strip().splitlines()
+    assert terms == "['杭州', '公共', '交通', '公共交通']" and whole_dictionary_entries == "0"

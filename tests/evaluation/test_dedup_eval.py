@@ -93,11 +93,14 @@ def test_cli_eval_dedup_with_floors_and_jsonl(tmp_path, capsys):
     decisions = tmp_path / "pairs.jsonl"
     argv = ["eval", "dedup", str(data_dir), "--compare", "none", "--floors", str(floors), "--jsonl", str(decisions)]
     assert main(argv) == 0
-    assert "**Labelled pairs**" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "**Labelled pairs**" in out and out.rstrip().endswith("floors: all met")
     rows = [json.loads(line) for line in decisions.read_text().splitlines()]
     assert {(r["a"], r["b"], r["judged_same"]) for r in rows} >= {("d1", "d2", True), ("d2", "d3", False)}
     floors.write_text(json.dumps({"zh": {"f1_min": 1.5, "ce_max": 0.0}}))
     assert main(["eval", "dedup", str(data_dir), "--compare", "none", "--floors", str(floors)]) == 1
+    captured = capsys.readouterr()
+    assert "FLOOR MISSED" in captured.err and "floors: all met" not in captured.out
 
 
 def test_cli_user_errors_exit_2(tmp_path):

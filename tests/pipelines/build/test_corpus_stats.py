@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import psycopg
 
-from pipelines.build.corpus_stats import SiteRates, corpus_stats, plot_articles_per_day
+from pipelines.build.corpus_stats import (
+    CorpusStats,
+    SiteRates,
+    articles_per_day_figure,
+    corpus_stats,
+    plot_articles_per_day,
+)
 
 
 def test_articles_per_site_and_day_add_up_to_the_published_corpus(crawled_demo):
@@ -34,6 +42,22 @@ def test_a_site_the_line_noise_stage_cleaned_nothing_of_has_no_noise_rate():
     assert SiteRates(articles=3, cleaned_articles=0, noise_lines=0, body_lines=0).noise_rate is None
     assert SiteRates(articles=3).noise_rate is None
     assert SiteRates(articles=3, cleaned_articles=2, noise_lines=0, body_lines=40).noise_rate == 0.0
+
+
+def test_the_plot_counts_from_zero_in_whole_articles():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    stats = CorpusStats(per_day={"demo": {date(2026, 11, 1): 2, date(2026, 11, 2): 1, date(2026, 11, 3): 2}})
+    figure = articles_per_day_figure(stats, pyplot)
+    try:
+        axes = figure.axes[0]
+        assert axes.get_ylim()[0] == 0 and axes.get_ylim()[1] >= 2
+        assert all(tick == int(tick) for tick in axes.get_yticks())
+    finally:
+        pyplot.close(figure)
 
 
 def test_plot_writes_a_png(crawled_demo, tmp_path):

