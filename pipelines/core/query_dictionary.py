@@ -3,7 +3,8 @@ strings that start with one of its characters, so the query needs only those ent
 dictionary. Loading all of it (`jieba.initialize()`, a 9 MB marshal file) took 2 s of a 3 s `newscorpus search`
 (issue 19, BENCHMARKS.md); the entries of a query's characters load in milliseconds.
 
-The entries are kept in one file in the user's cache folder (jieba_dictionary.cache_folder), grouped by first character, with an index of offsets;
+The entries are kept in one file in the user's cache folder (jieba_dictionary.cache_folder), grouped by first
+character, with an index of offsets;
 it is written once per jieba dictionary, from jieba's loaded dictionary, so a query is cut exactly as
 ``jieba.cut_for_search`` cuts it (tests/core/test_search_terms.py compares the two)."""
 
