@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from lxml import etree
 
+from pipelines.core.extraction.repair import close_title, repair, swallowing_title
+
 # Paper 000 §2.1 drop list plus select/button/svg/... (no article text). Not <form>: ASP.NET pages wrap
 # the whole page in one form (zh_web_content_69 has such pages).
 DROPPED_TAGS = (
@@ -85,6 +87,11 @@ _EMAIL_FIELDS = etree.XPath("//input[translate(@type, 'EMAIL', 'email') = 'email
 # a <textarea> holding much text holds escaped markup (1905.com), not page content.
 BUTTON_MAX_CHARS = 1000
 _BUTTONS = etree.XPath("//button")
+# The same for the other dropped elements that an unclosed start tag can make hold the page (a <select>, an
+# <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a container. Not the
+# text-count test: a <select> of 200 countries holds 2,000 characters of options.
+_NESTING_DROPS = etree.XPath("//select | //option | //object | //applet | //map | //video | //audio | //canvas"
+                             " | //picture | //embed")
 _HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
@@ -126,11 +133,21 @@ def parse_html(text: str) -> etree._Element | None:
     text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
     if not text.strip():
         return None
+    root = _parse(text)
+    if root is not None and swallowing_title(root):  # an unclosed <title> took the page (repair.py)
+        closed = close_title(text)
+        reparsed = _parse(closed) if closed is not None else None
+        root = reparsed if reparsed is not None else root
+    if root is not None:
+        repair(root)
+    return root
+
+
+def _parse(text: str) -> etree._Element | None:
     try:
-        root = etree.fromstring(text, _PARSER)
+        return etree.fromstring(text, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    return root
 
 
 def remove_keeping_tail(element: etree._Element) -> None:
@@ -179,6 +196,8 @@ def clean_tree(root: etree._Element) -> None:
     field_parents = [field.getparent() for field in _EMAIL_FIELDS(root)]
     for button in [b for b in _BUTTONS(root) if _HOLDS_CONTENT(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
         button.tag = "div"
+    for element in [e for e in _NESTING_DROPS(root) if _HOLDS_CONTENT(e)]:
+        element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
     for element in _DIALOGS(root) + [box for box in boxes if box is not None]:
