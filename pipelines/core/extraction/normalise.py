@@ -106,7 +106,7 @@ _PARSER = etree.HTMLParser(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """The text directly owned by one block element (text of nested blocks excluded)."""
 
@@ -205,10 +205,6 @@ def clean_tree(root: etree._Element) -> None:
             remove_keeping_tail(element)
 
 
-def _normalise_line(line: str) -> str:
-    return _SPACES.sub(" ", line.replace("\xa0", " ")).strip()
-
-
 # Both word lists in one pattern, lower case, so a class string is scanned once, not twice with IGNORECASE
 # (class strings of utility-CSS sites run to hundreds of characters; the two scans were a tenth of extraction's
 # CPU on wcxb_train). Words glued so that one starts inside another ("mainav") count once here; every page of
@@ -230,12 +226,6 @@ def _own_hint(names: str) -> int:
     return -1 if negative else 1 if positive else 0
 
 
-def _class_hint(names: str, inherited: int) -> int:
-    if inherited < 0 or names == " ":
-        return inherited
-    return _own_hint(names) or inherited
-
-
 # Comment sections (issue 15: never the body): a class or id token that names one (WordPress "comments-area",
 # "comment-list", "comment", "comment-body", "#respond", Disqus; not "commentary", not a post's state tokens
 # "comments-open", "has-comments"). Inherited by descendants; default.comment_sections adds labelled sections.
@@ -251,6 +241,19 @@ def names_comment(names: str) -> bool:
     return any(map(COMMENT_TOKEN.match, names.split()))
 
 
+# (own hint, names a comment section) per class+id string, shared across pages (sites repeat their class
+# strings); emptied when it reaches _MARKS_SIZE entries so a long crawl's memory stays bounded.
+_MARKS_SIZE = 20_000
+_marks: dict[str, tuple[int, bool]] = {}
+
+
+def _names_marks(names: str) -> tuple[int, bool]:
+    if len(_marks) >= _MARKS_SIZE:
+        _marks.clear()
+    marks = _marks[names] = (_own_hint(names), names_comment(names))
+    return marks
+
+
 def build_blocks(root: etree._Element) -> list[Block]:
     """Walk the tree once (iterative, so deep trees cannot overflow the stack) and collect blocks.
 
@@ -263,16 +266,17 @@ def build_blocks(root: etree._Element) -> list[Block]:
     comments = [False]
     link_depth = 0
     chrome_depth = 0
-    for event, element in etree.iterwalk(root, events=("start", "end")):
+    current = blocks[0]
+    parts = current.parts
+    if root.text:
+        parts.append(root.text)
+    walk = etree.iterwalk(root, events=("start", "end"))
+    next(walk)  # the root's own start (its text is read above)
+    # One pass over start/end events; `current` and its `parts` change only when a block opens or closes
+    # (the loop runs once per event of every element, so it holds no per-event lookups it can avoid).
+    for event, element in walk:
         tag = element.tag  # lower case from lxml's HTML parser
-        if not isinstance(tag, str):
-            continue
-        current = blocks[stack[-1]]
         if event == "start":
-            if element is root:
-                if element.text:
-                    current.parts.append(element.text)
-                continue
             if tag in BLOCK_TAGS:
                 if tag in CHROME_TAGS:
                     chrome_depth += 1
@@ -281,28 +285,37 @@ def build_blocks(root: etree._Element) -> list[Block]:
                     block.hint, block.comment = hints[-1], comments[-1]
                 else:
                     names = (element.get("class") or "") + " " + (element.get("id") or "")
-                    block.hint = _class_hint(names, hints[-1])
-                    block.comment = comments[-1] or (names != " " and names_comment(names))
+                    inherited = hints[-1]
+                    if names == " ":
+                        block.hint, block.comment = inherited, comments[-1]
+                    else:
+                        marks = _marks.get(names) or _names_marks(names)
+                        block.hint = inherited if inherited < 0 else marks[0] or inherited
+                        block.comment = comments[-1] or marks[1]
                 blocks.append(block)
                 stack.append(len(blocks) - 1)
                 hints.append(block.hint)
                 comments.append(block.comment)
                 current = block
+                parts = block.parts
             elif tag == "a":
                 link_depth += 1
             elif tag == "br":
                 current.br_count += 1
-                current.parts.append("\n")
+                parts.append("\n")
             elif tag in BOLD_TAGS:
                 current.bold_count += 1
-            if element.text:
-                current.parts.append(element.text)
-                if link_depth:
-                    current.link_chars += len(element.text.strip())
-        else:
-            if element is root:
+            elif not isinstance(tag, str):  # an entity or other non-element node
                 continue
+            text = element.text
+            if text:
+                parts.append(text)
+                if link_depth:
+                    current.link_chars += len(text.strip())
+        else:
             if tag in BLOCK_TAGS:
+                if element is root:
+                    break
                 index = stack.pop()
                 hints.pop()
                 comments.pop()
@@ -310,12 +323,16 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 if tag in CHROME_TAGS:
                     chrome_depth -= 1
                 current = blocks[stack[-1]]
+                parts = current.parts
             elif tag == "a":
                 link_depth -= 1
-            if element.tail:
-                current.parts.append(element.tail)
+            elif not isinstance(tag, str) or element is root:
+                continue
+            tail = element.tail
+            if tail:
+                parts.append(tail)
                 if link_depth:
-                    current.link_chars += len(element.tail.strip())
+                    current.link_chars += len(tail.strip())
     while stack:
         blocks[stack.pop()].end = len(blocks)
     for block in blocks:
@@ -327,7 +344,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 block.link_chars = 0
                 continue
         block.nbsp_count = raw.count("\xa0")
-        lines = [_normalise_line(line) for line in raw.split("\n")]
+        lines = [line.strip() for line in _SPACES.sub(" ", raw.replace("\xa0", " ")).split("\n")]
         block.text = "\n".join(line for line in lines if line)
         block.chars = len(block.text) - block.text.count(" ") - block.text.count("\n")
         block.punctuation = len(PUNCT_RE.findall(block.text)) if block.chars else 0
