@@ -141,3 +141,18 @@ def test_per_set_floors_and_the_listing_cap(tmp_path: Path) -> None:
         return "some text"
 
     assert ev.check_floors(summary, {"listing_article_share": 0.5}, ev.run_system("x", everything, items))
+
+
+def test_cross_validation_chooses_per_fold_as_tuning_from_scratch(tmp_path: Path) -> None:
+    # every page is extracted once per grid point and each fold chooses from its training pages' results:
+    # the choice must be the one tuning on that fold's training pages alone gives
+    items = ev.load_items([_dataset(tmp_path)])
+    grid = {"EXPAND_PROSE_SHARE": (0.6, 0.8), "SIBLING_SHARE": (0.5,)}
+    folds = ev.site_folds(items, 2, seed=1)
+    lines = list(ev.cross_validate_default(folds, grid))
+    for (name, train, _test), line in zip(folds, lines, strict=False):
+        chosen = ev.tune_default(train, grid)
+        assert f"held out {name}" in line
+        assert ", ".join(f"{k}={v}" for k, v in chosen.items()) in line
+    assert lines[-1].startswith("pooled held-out default")
+    assert "zh F1 1.000" in lines[-1] and "en F1 1.000" in lines[-1]

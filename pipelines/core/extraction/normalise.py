@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from lxml import etree
 
+from pipelines.core.extraction.repair import close_title, repair, swallowing_title
+
 # Paper 000 §2.1 drop list plus select/button/svg/... (no article text). Not <form>: ASP.NET pages wrap
 # the whole page in one form (zh_web_content_69 has such pages).
 DROPPED_TAGS = (
@@ -85,6 +87,11 @@ _EMAIL_FIELDS = etree.XPath("//input[translate(@type, 'EMAIL', 'email') = 'email
 # a <textarea> holding much text holds escaped markup (1905.com), not page content.
 BUTTON_MAX_CHARS = 1000
 _BUTTONS = etree.XPath("//button")
+# The same for the other dropped elements that an unclosed start tag can make hold the page (a <select>, an
+# <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a container. Not the
+# text-count test: a <select> of 200 countries holds 2,000 characters of options.
+_NESTING_DROPS = etree.XPath("//select | //option | //object | //applet | //map | //video | //audio | //canvas"
+                             " | //picture | //embed")
 _HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
@@ -99,7 +106,7 @@ _PARSER = etree.HTMLParser(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """The text directly owned by one block element (text of nested blocks excluded)."""
 
@@ -126,11 +133,21 @@ def parse_html(text: str) -> etree._Element | None:
     text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
     if not text.strip():
         return None
+    root = _parse(text)
+    if root is not None and swallowing_title(root):  # an unclosed <title> took the page (repair.py)
+        closed = close_title(text)
+        reparsed = _parse(closed) if closed is not None else None
+        root = reparsed if reparsed is not None else root
+    if root is not None:
+        repair(root)
+    return root
+
+
+def _parse(text: str) -> etree._Element | None:
     try:
-        root = etree.fromstring(text, _PARSER)
+        return etree.fromstring(text, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    return root
 
 
 def remove_keeping_tail(element: etree._Element) -> None:
@@ -179,15 +196,13 @@ def clean_tree(root: etree._Element) -> None:
     field_parents = [field.getparent() for field in _EMAIL_FIELDS(root)]
     for button in [b for b in _BUTTONS(root) if _HOLDS_CONTENT(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
         button.tag = "div"
+    for element in [e for e in _NESTING_DROPS(root) if _HOLDS_CONTENT(e)]:
+        element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
     for element in _DIALOGS(root) + [box for box in boxes if box is not None]:
         if element.getparent() is not None:
             remove_keeping_tail(element)
-
-
-def _normalise_line(line: str) -> str:
-    return _SPACES.sub(" ", line.replace("\xa0", " ")).strip()
 
 
 # Both word lists in one pattern, lower case, so a class string is scanned once, not twice with IGNORECASE
@@ -211,12 +226,6 @@ def _own_hint(names: str) -> int:
     return -1 if negative else 1 if positive else 0
 
 
-def _class_hint(names: str, inherited: int) -> int:
-    if inherited < 0 or names == " ":
-        return inherited
-    return _own_hint(names) or inherited
-
-
 # Comment sections (issue 15: never the body): a class or id token that names one (WordPress "comments-area",
 # "comment-list", "comment", "comment-body", "#respond", Disqus; not "commentary", not a post's state tokens
 # "comments-open", "has-comments"). Inherited by descendants; default.comment_sections adds labelled sections.
@@ -232,6 +241,19 @@ def names_comment(names: str) -> bool:
     return any(map(COMMENT_TOKEN.match, names.split()))
 
 
+# (own hint, names a comment section) per class+id string, shared across pages (sites repeat their class
+# strings); emptied when it reaches _MARKS_SIZE entries so a long crawl's memory stays bounded.
+_MARKS_SIZE = 20_000
+_marks: dict[str, tuple[int, bool]] = {}
+
+
+def _names_marks(names: str) -> tuple[int, bool]:
+    if len(_marks) >= _MARKS_SIZE:
+        _marks.clear()
+    marks = _marks[names] = (_own_hint(names), names_comment(names))
+    return marks
+
+
 def build_blocks(root: etree._Element) -> list[Block]:
     """Walk the tree once (iterative, so deep trees cannot overflow the stack) and collect blocks.
 
@@ -244,16 +266,17 @@ def build_blocks(root: etree._Element) -> list[Block]:
     comments = [False]
     link_depth = 0
     chrome_depth = 0
-    for event, element in etree.iterwalk(root, events=("start", "end")):
+    current = blocks[0]
+    parts = current.parts
+    if root.text:
+        parts.append(root.text)
+    walk = etree.iterwalk(root, events=("start", "end"))
+    next(walk)  # the root's own start (its text is read above)
+    # One pass over start/end events; `current` and its `parts` change only when a block opens or closes
+    # (the loop runs once per event of every element, so it holds no per-event lookups it can avoid).
+    for event, element in walk:
         tag = element.tag  # lower case from lxml's HTML parser
-        if not isinstance(tag, str):
-            continue
-        current = blocks[stack[-1]]
         if event == "start":
-            if element is root:
-                if element.text:
-                    current.parts.append(element.text)
-                continue
             if tag in BLOCK_TAGS:
                 if tag in CHROME_TAGS:
                     chrome_depth += 1
@@ -262,28 +285,37 @@ def build_blocks(root: etree._Element) -> list[Block]:
                     block.hint, block.comment = hints[-1], comments[-1]
                 else:
                     names = (element.get("class") or "") + " " + (element.get("id") or "")
-                    block.hint = _class_hint(names, hints[-1])
-                    block.comment = comments[-1] or (names != " " and names_comment(names))
+                    inherited = hints[-1]
+                    if names == " ":
+                        block.hint, block.comment = inherited, comments[-1]
+                    else:
+                        marks = _marks.get(names) or _names_marks(names)
+                        block.hint = inherited if inherited < 0 else marks[0] or inherited
+                        block.comment = comments[-1] or marks[1]
                 blocks.append(block)
                 stack.append(len(blocks) - 1)
                 hints.append(block.hint)
                 comments.append(block.comment)
                 current = block
+                parts = block.parts
             elif tag == "a":
                 link_depth += 1
             elif tag == "br":
                 current.br_count += 1
-                current.parts.append("\n")
+                parts.append("\n")
             elif tag in BOLD_TAGS:
                 current.bold_count += 1
-            if element.text:
-                current.parts.append(element.text)
-                if link_depth:
-                    current.link_chars += len(element.text.strip())
-        else:
-            if element is root:
+            elif not isinstance(tag, str):  # an entity or other non-element node
                 continue
+            text = element.text
+            if text:
+                parts.append(text)
+                if link_depth:
+                    current.link_chars += len(text.strip())
+        else:
             if tag in BLOCK_TAGS:
+                if element is root:
+                    break
                 index = stack.pop()
                 hints.pop()
                 comments.pop()
@@ -291,12 +323,16 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 if tag in CHROME_TAGS:
                     chrome_depth -= 1
                 current = blocks[stack[-1]]
+                parts = current.parts
             elif tag == "a":
                 link_depth -= 1
-            if element.tail:
-                current.parts.append(element.tail)
+            elif not isinstance(tag, str) or element is root:
+                continue
+            tail = element.tail
+            if tail:
+                parts.append(tail)
                 if link_depth:
-                    current.link_chars += len(element.tail.strip())
+                    current.link_chars += len(tail.strip())
     while stack:
         blocks[stack.pop()].end = len(blocks)
     for block in blocks:
@@ -308,7 +344,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 block.link_chars = 0
                 continue
         block.nbsp_count = raw.count("\xa0")
-        lines = [_normalise_line(line) for line in raw.split("\n")]
+        lines = [line.strip() for line in _SPACES.sub(" ", raw.replace("\xa0", " ")).split("\n")]
         block.text = "\n".join(line for line in lines if line)
         block.chars = len(block.text) - block.text.count(" ") - block.text.count("\n")
         block.punctuation = len(PUNCT_RE.findall(block.text)) if block.chars else 0

@@ -157,3 +157,35 @@ def test_a_comment_section_under_a_label_is_never_the_body_zh() -> None:
 def test_commentary_is_not_a_comment_section() -> None:
     page = _page(f"<div class='commentary-body'>{_article(EN_PARAGRAPHS)}</div>")
     assert _body_lines(page) == EN_PARAGRAPHS
+
+
+def _builder_page(paragraphs: list[str], points: list[str]) -> str:
+    # a page builder: a short list of points in one widget, then every paragraph in a widget of its own (other
+    # markup than the list), no headline matching the title
+    widgets = "".join(f"<div class='w'><div class='wc'><p>{p}</p></div></div>" for p in paragraphs)
+    listing = "<div class='w'><div class='wc'><ul>" + "".join(f"<li>{p}</li>" for p in points) + "</ul></div></div>"
+    return _page(f"<div class='page'><section class='s'>{listing}{widgets}</section></div>", title="A guide")
+
+
+def test_a_small_section_of_a_sectioned_page_climbs_to_the_whole_page() -> None:
+    cases = (
+        (EN_PARAGRAPHS * 4, [f"Point {n}: book the crossing a week early, the fare is lower and the seats are "
+                             "better on the upper deck." for n in range(1, 4)]),
+        (ZH_PARAGRAPHS * 4, [f"第{n}点：提前一周订票，票价更低，上层甲板的座位也更好。" for n in range(1, 4)]),
+    )
+    # each list point is longer than a paragraph, so the list is the top candidate, yet under a tenth of the
+    # page's prose: the climb must not stop at the first widget of paragraphs (other markup than the list)
+    for paragraphs, points in cases:
+        lines = _body_lines(_builder_page(paragraphs, points))
+        assert points[0] in lines
+        for paragraph in paragraphs:
+            assert paragraph in lines
+
+
+def test_a_list_holding_much_of_the_page_still_stops_at_other_markup() -> None:
+    # the list holds most of the prose: the make test applies and the unrelated box stays out
+    points = [p.replace("Paragraph", "Point") for p in EN_PARAGRAPHS]
+    box = "<div class='w'><div class='wc'><p>Our office is open on weekdays, call us any time.</p></div></div>"
+    lines = _body_lines(_builder_page([], points).replace("</section>", box + "</section>"))
+    assert points[0] in lines
+    assert not any("office is open" in line for line in lines)
