@@ -19,12 +19,7 @@ def iso_date(value: str) -> date:
 
 def limit(value: str) -> int:
     """A row count: a whole number from 1 to :data:`MAX_LIMIT`."""
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{value} is too small: give 1 or more")
+    number = positive_int(value)
     if number > MAX_LIMIT:
         raise argparse.ArgumentTypeError(f"{value} is too large: give at most {MAX_LIMIT}")
     return number
