@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 from datetime import date
+from pathlib import Path
 
 # LIMIT takes a Postgres bigint: a larger --limit would fail in the database, not in the parser (issue 19).
 MAX_LIMIT = 2**63 - 1
@@ -45,3 +47,16 @@ def port(value: str) -> int:
     if not 0 <= number <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port: give 0 (any free port) to 65535")
     return number
+
+
+def name_list(value: str) -> list[str]:
+    """Comma-separated names (anchors, baselines), blanks dropped."""
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def json_file(value: str) -> dict:
+    """A JSON file's content (floors), read when the command line is parsed."""
+    try:
+        return json.loads(Path(value).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise argparse.ArgumentTypeError(f"cannot read {value}: {error}") from None

@@ -4,11 +4,10 @@ against the baselines on the labelled dedup data."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from crawler.cli.arguments import limit
+from crawler.cli.arguments import json_file, limit, name_list
 from crawler.cli.groups import get_or_add_group
 
 BASELINE_NAMES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
@@ -29,10 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("data_dir", metavar="DATA_DIR", help="folder with docs.jsonl, pairs.jsonl, clusters.jsonl")
     evaluate.add_argument(
         "--compare",
+        type=name_list,
         default=",".join(BASELINE_NAMES),
         help=f"comma-separated baselines, or 'none' (default: {','.join(BASELINE_NAMES)})",
     )
-    evaluate.add_argument("--floors", help="JSON file {lang: {f1_min, ce_max}}; exit 1 when one is missed")
+    evaluate.add_argument("--floors", type=json_file, default={},
+                          help="JSON file {lang: {f1_min, ce_max}}; exit 1 when one is missed")
     evaluate.add_argument("--jsonl", help="our per-pair decisions and measures to this JSONL file")
     evaluate.add_argument(
         "--tune", action="store_true", help="fit w, m, the overlap measure, tau and body_tau; report 2-fold CV"
@@ -56,25 +57,14 @@ def run_dups(args: argparse.Namespace) -> int:
     return 0
 
 
-def _baselines(text: str) -> list[str]:
+def _baselines(given: list[str]) -> list[str]:
     from crawler.cli.main import CommandError
 
-    names = [n.strip() for n in text.split(",") if n.strip() and n.strip() != "none"]
+    names = [name for name in given if name != "none"]
     unknown = sorted(set(names) - set(BASELINE_NAMES))
     if unknown:
         raise CommandError(f"unknown baseline(s) {', '.join(unknown)}; choose from {', '.join(BASELINE_NAMES)}")
     return names
-
-
-def _floors(path: str | None) -> dict:
-    from crawler.cli.main import CommandError
-
-    if path is None:
-        return {}
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise CommandError(f"cannot read floors file {path}: {error}") from error
 
 
 def run_eval_dedup(args: argparse.Namespace) -> int:
@@ -86,7 +76,7 @@ def run_eval_dedup(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir)
     if not data_dir.is_dir():
         raise CommandError(f"no such directory: {data_dir}")
-    compare, floors = _baselines(args.compare), _floors(args.floors)
+    compare, floors = _baselines(args.compare), args.floors
     try:
         data = load_dedup_data(data_dir)
     except (OSError, ValueError, KeyError) as error:

@@ -8,8 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from crawler.cli.arguments import positive_int
+from crawler.cli.arguments import json_file, name_list, positive_int
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.main import CommandError
 from crawler.cli.terminal_progress import track
 
 HTML_SUFFIXES = (".html", ".htm")
@@ -39,12 +40,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--method", choices=METHODS, default="default", help="our method to score (default: default)")
     evaluate.add_argument(
         "--compare",
+        type=name_list,
         default="",
         help="comma-separated anchors: trafilatura,trafilatura_precision (both given our decoded text),"
         "trafilatura_plain,trafilatura_bytes,trafilatura_precision_bytes,readability,gne,justext,resiliparse",
     )
     evaluate.add_argument("--jsonl", help="per-page results (all systems) to this JSONL file")
-    evaluate.add_argument("--floors", help="JSON file of per-language F1 floors; exit 1 when one is missed")
+    evaluate.add_argument("--floors", type=json_file,
+                          help="JSON file of per-language F1 floors; exit 1 when one is missed")
     evaluate.add_argument(
         "--by",
         choices=["dataset", "site"],
@@ -80,12 +83,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.set_defaults(func=run_train)
 
 
-def _error(message: str):
-    from crawler.cli.main import CommandError
-
-    return CommandError(message)
-
-
 def _html_files(paths: list[str]) -> list[Path]:
     files: list[Path] = []
     for raw in paths:
@@ -95,7 +92,7 @@ def _html_files(paths: list[str]) -> list[Path]:
         elif path.is_file():
             files.append(path)
         else:
-            raise _error(f"no such file or directory: {raw}")
+            raise CommandError(f"no such file or directory: {raw}")
     return files
 
 
@@ -105,7 +102,7 @@ def _manifest_urls(manifests: list[str]) -> dict[str, str]:
         try:
             manifest = json.loads(Path(raw).read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
-            raise _error(f"cannot read manifest {raw}: {error}") from error
+            raise CommandError(f"cannot read manifest {raw}: {error}") from error
         for item in manifest.get("items", []) if isinstance(manifest, dict) else []:
             if isinstance(item, dict) and item.get("stem") and item.get("url"):
                 urls[item["stem"]] = item["url"]
@@ -117,7 +114,7 @@ def run_extract(args: argparse.Namespace) -> int:
 
     files = _html_files(args.paths)
     if args.url and len(files) != 1:
-        raise _error("--url needs exactly one file; use --manifest for many")
+        raise CommandError("--url needs exactly one file; use --manifest for many")
     urls = _manifest_urls(args.manifest)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
@@ -154,17 +151,11 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         items = ev.load_items(args.data_dirs)
     except ev.DatasetError as error:
-        raise _error(str(error)) from error
-    anchors = [name.strip() for name in args.compare.split(",") if name.strip()]
+        raise CommandError(str(error)) from error
+    anchors, floors = args.compare, args.floors
     unknown = [name for name in anchors if name not in ANCHORS]
     if unknown:
-        raise _error(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
-    floors = None
-    if args.floors:
-        try:
-            floors = json.loads(Path(args.floors).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise _error(f"cannot read floors {args.floors}: {error}") from error
+        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), track(items, "newscorpus", "page"))
     ours = list(all_results)
@@ -173,7 +164,7 @@ def run_eval(args: argparse.Namespace) -> int:
         try:
             system = load_anchor(name)
         except ImportError as error:
-            raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
         results = ev.run_system(name, system, track(items, name, "page"))
         all_results.extend(results)
         rows[name] = ev.summarise(results)
@@ -219,7 +210,7 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         items = ev.load_items(args.data)
     except ev.DatasetError as error:
-        raise _error(str(error)) from error
+        raise CommandError(str(error)) from error
     if not args.no_fit:
         model = training.fit_model(items, seed=args.seed, data_dirs=args.data)
         path = Path(args.output) if args.output else training.DEFAULT_MODEL_PATH

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from pathlib import Path
 
-from crawler.cli.arguments import positive_int
+from crawler.cli.arguments import json_file, name_list, positive_int
 from crawler.cli.groups import get_or_add_group
+from crawler.cli.main import CommandError
 from crawler.cli.terminal_progress import track
 
 
@@ -19,19 +18,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sets, beside htmldate / trafilatura / GNE",
     )
     evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
-    evaluate.add_argument("--compare", default="", help="comma-separated anchors: htmldate,trafilatura,gne")
+    evaluate.add_argument("--compare", type=name_list, default="",
+                          help="comma-separated anchors: htmldate,trafilatura,gne")
     evaluate.add_argument("--jsonl", help="per-page answers and scores (all systems) to this JSONL file")
-    evaluate.add_argument("--floors", help="JSON file of floors per measure and dataset; exit 1 when one is missed")
+    evaluate.add_argument("--floors", type=json_file,
+                          help="JSON file of floors per measure and dataset; exit 1 when one is missed")
     evaluate.add_argument("--cross-validate", action="store_true",
                           help="also choose the date and author source orders on k-1 site folds, score the k-th")
     evaluate.add_argument("--folds", type=positive_int, default=5, help="number of site folds for --cross-validate")
     evaluate.set_defaults(func=run_eval_metadata)
-
-
-def _error(message: str):
-    from crawler.cli.main import CommandError
-
-    return CommandError(message)
 
 
 def run_eval_metadata(args: argparse.Namespace) -> int:
@@ -41,24 +36,18 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
     try:
         items = ev.load_items(args.data_dirs)
     except ev.DatasetError as error:
-        raise _error(str(error)) from error
-    anchors = [name.strip() for name in args.compare.split(",") if name.strip()]
+        raise CommandError(str(error)) from error
+    anchors, floors = args.compare, args.floors
     unknown = [name for name in anchors if name not in SYSTEMS or name == "newscorpus"]
     if unknown:
-        raise _error(f"unknown anchor(s) {unknown}; known: {sorted(set(SYSTEMS) - {'newscorpus'})}")
-    floors = None
-    if args.floors:
-        try:
-            floors = json.loads(Path(args.floors).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise _error(f"cannot read floors {args.floors}: {error}") from error
+        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(set(SYSTEMS) - {'newscorpus'})}")
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     systems = {}
     for name in ["newscorpus", *anchors]:
         try:
             systems[name] = SYSTEMS[name]()
         except ImportError as error:
-            raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
     all_scores, rows, sites = [], {}, {}
     for name, system in systems.items():
         scores = ev.run_system(name, system, track(items, name, "page"), sites)

@@ -7,7 +7,7 @@ import argparse
 import platform
 import time
 
-from crawler.cli.arguments import positive_int
+from crawler.cli.arguments import name_list, positive_int
 from crawler.cli.database_options import add_database_options, open_database, site_names
 from crawler.cli.groups import get_or_add_group
 from crawler.cli.main import CommandError
@@ -20,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and anchors",
     )
     evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
-    evaluate.add_argument("--compare", default="", help="comma-separated anchors, e.g. trafilatura,readability")
+    evaluate.add_argument("--compare", type=name_list, default="",
+                          help="comma-separated anchors, e.g. trafilatura,readability")
     evaluate.add_argument("--min-pages", type=positive_int, default=2, help="sites with at least this many pages")
     evaluate.add_argument(
         "--repair-experiment",
@@ -96,12 +97,6 @@ def run_templates(args: argparse.Namespace) -> int:
     return 0
 
 
-def _error(message: str):
-    from crawler.cli.main import CommandError
-
-    return CommandError(message)
-
-
 def run_eval_siteaware(args: argparse.Namespace) -> int:
     from pipelines.evaluation import extraction_eval as ev
     from pipelines.evaluation import site_aware_eval as sa
@@ -110,22 +105,22 @@ def run_eval_siteaware(args: argparse.Namespace) -> int:
     try:
         items = ev.load_items(args.data_dirs)
     except ev.DatasetError as error:
-        raise _error(str(error)) from error
+        raise CommandError(str(error)) from error
     if args.speed is not None and args.speed < 1:
-        raise _error(f"--speed ROUNDS must be at least 1, not {args.speed}")
-    names = [name.strip() for name in args.compare.split(",") if name.strip()]
+        raise CommandError(f"--speed ROUNDS must be at least 1, not {args.speed}")
+    names = args.compare
     unknown = [name for name in names if name not in ANCHORS]
     if unknown:
-        raise _error(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
+        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
     anchors = {}
     for name in names:
         try:
             anchors[name] = load_anchor(name)
         except ImportError as error:
-            raise _error(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
     sites = sa.load_pages(sa.multi_page_sites(items, args.min_pages))
     if not sites:
-        raise _error(f"no site with {args.min_pages} or more pages")
+        raise CommandError(f"no site with {args.min_pages} or more pages")
     print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} on {platform.node()} ({platform.machine()}, {platform.processor()})")
     print(f"# {sum(len(p) for p in sites.values())} pages on {len(sites)} sites from {', '.join(args.data_dirs)}")
     rows, seconds = sa.evaluate_sites(sites, anchors)
