@@ -13,6 +13,7 @@ from lxml import etree
 
 from pipelines.core.extraction.markup import PageMarkup, article_objects, ld_types, text_of
 from pipelines.core.extraction.names import (
+    HAN_ONLY,
     MAX_AUTHORS,
     han_person_name,
     is_organisation_name,
@@ -36,7 +37,6 @@ ZH_LABELLED = re.compile(r"(?:作\s*者|撰\s*文|文\s*字|(?<![\u4e00-\u9fff])
 # sentence marks (a byline), never inside prose ("记者了解到"); bracketed bylines are read by ZH_BRACKET.
 ZH_REPORTER = re.compile(r"(?:记者|通讯员|撰稿人?)[:：]?[ 　]*(" + _HAN_NAMES + r")" + _AFTER_NAME)
 ZH_SHORT_LINE = 40
-_HAN_ONLY = re.compile(r"^[\u4e00-\u9fff·]+$")
 _SENTENCE_MARK = re.compile(r"[。！？!?；]")
 # Bracketed bylines at a story's start or end: （记者 李明）, （实习记者 樊亮 张明超 记者惠禾）, （姚峰 上海报道）,
 # （袁源）: the brackets' text without role words and "<place>报道/电" is the names.
@@ -224,7 +224,7 @@ def _pattern_names(pattern: re.Pattern, line: str) -> tuple[str, ...]:
 
 def _surnamed(names: tuple[str, ...]) -> tuple[str, ...]:
     """Chinese names read without a label must look like names (a surname first); Latin names pass."""
-    return names if all(han_person_name(n) or not _HAN_ONLY.match(n) for n in names) else ()
+    return names if all(han_person_name(n) or not HAN_ONLY.match(n) for n in names) else ()
 
 
 def is_organisation(names: tuple[str, ...], site_names: set[str]) -> bool:
@@ -261,7 +261,7 @@ def _completed(names: tuple[str, ...], others: list[AuthorCandidate]) -> tuple[s
     username = _USERNAME.match(names[0]) is not None
     for other in others:
         full = other.names[0]
-        if other.source in VISIBLE_AUTHOR_SOURCES and " " in full and not _HAN_ONLY.match(full) and (
+        if other.source in VISIBLE_AUTHOR_SOURCES and " " in full and not HAN_ONLY.match(full) and (
                 username or full.lower().startswith(first + " ")):
             return other.names
     return names

@@ -94,7 +94,7 @@ ORGANISATION_WORDS = re.compile(
     r"公司|中心|频道|新闻|日报|晚报|时报|政府|研究院|协会",
     re.IGNORECASE,
 )
-_HAN = re.compile(r"^[\u4e00-\u9fff·]+$")
+HAN_ONLY = re.compile(r"^[\u4e00-\u9fff·]+$")  # a name written in Han characters only
 _HAN_ANY = re.compile(r"[\u4e00-\u9fff]")
 _HAN_PUNCTUATION = re.compile(r"[，。！？“”：；、《》「」…]")
 _EDGE_SYMBOLS = re.compile(r"^[^\w(（]+|[^\w.)）]+$")
@@ -144,7 +144,7 @@ def clean_name(text: str | None, strict: bool = True) -> str | None:
         return None
     if _YEAR.search(text) or (re.search(r"\d", text) and not re.search(r"[A-Za-z]{3}", text)):
         return None
-    if _HAN.match(text.replace(" ", "")):
+    if HAN_ONLY.match(text.replace(" ", "")):
         return text if _han_name_ok(text) else None
     if _HAN_ANY.search(text) and (_HAN_PUNCTUATION.search(text) or len(text.split("(")[0]) > 12):
         return None  # a headline or a sentence, not a name
@@ -193,12 +193,12 @@ def split_names(text: str | None, strict: bool = True) -> tuple[str, ...]:
     raw = " ".join(html.unescape(text).split())
     raw = _cut_role_tail(LABEL.sub("", raw)) if strict else LABEL.sub("", raw)
     parts = [p for p in SPLIT.split(raw) if p and p.strip()]
-    if len(parts) == 1 and _HAN.match(raw.replace(" ", "")) and " " in raw.strip():
+    if len(parts) == 1 and HAN_ONLY.match(raw.replace(" ", "")) and " " in raw.strip():
         parts = raw.split()
     spread: list[str] = []
     for part in parts:
         pieces = part.split(",")
-        if len(pieces) > 1 and all(len(p.split()) >= 2 or _HAN.match(p.strip()) for p in pieces if p.strip()):
+        if len(pieces) > 1 and all(len(p.split()) >= 2 or HAN_ONLY.match(p.strip()) for p in pieces if p.strip()):
             spread.extend(pieces)  # "Jane Roe, John Doe" (but not "Jane Roe, MD")
         else:
             spread.append(part)
