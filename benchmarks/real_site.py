@@ -37,7 +37,7 @@ import zlib
 from collections import Counter
 from dataclasses import asdict, is_dataclass
 from datetime import date
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -45,6 +45,7 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 
+from crawler.demo.server import QuietServer
 from pipelines.db.connection import resolve_dsn
 from pipelines.db.named_queries import query
 from pipelines.evaluation.real_site_scoring import Stored, format_report, load_references, score_site, url_path
@@ -91,21 +92,10 @@ class MirrorHandler(SimpleHTTPRequestHandler):
         return io.BytesIO(data)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    # Listen backlog as the demo server's (issue 18): Python's default of 5 drops connection attempts at the
-    # crawl's concurrency; a dropped SYN is resent after 1 s, past the fault tests' 1 s DOWNLOAD_TIMEOUT.
-    request_queue_size = 128
-
-    def handle_error(self, request, client_address) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-def serve(directory: Path, github_pages: bool, rewrite_origins: tuple[str, ...] = ()) -> tuple[_Server, int]:
+def serve(directory: Path, github_pages: bool, rewrite_origins: tuple[str, ...] = ()) -> tuple[QuietServer, int]:
     handler_class = type("Handler", (MirrorHandler,), {"github_pages": github_pages,
                                                        "rewrite_origins": rewrite_origins})
-    server = _Server(("127.0.0.1", 0), functools.partial(handler_class, directory=str(directory)))
+    server = QuietServer(("127.0.0.1", 0), functools.partial(handler_class, directory=str(directory)))
     handler_class.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]

@@ -31,7 +31,9 @@ ROBOTS = "User-agent: *\nDisallow: /private/\n"
 BINARY_BODY = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 16
 
 
-class _QuietServer(ThreadingHTTPServer):
+class QuietServer(ThreadingHTTPServer):
+    """A local test site's server (the demo's, the fault tests', the real-site benchmark's)."""
+
     daemon_threads = True
     # Listen backlog: Python's default of 5 dropped ~200 connection attempts per crawl at 16 concurrent requests
     # (issue 18), so benchmarks measured the server; 128 is the kernel's usual somaxconn floor.
@@ -59,7 +61,7 @@ class DemoSite:
         self.statuses: Counter[tuple[str, int]] = Counter()
         self._lock = threading.Lock()
         self._flaky_failures_left = 1
-        self._server = _QuietServer(("127.0.0.1", port), self._handler_class())
+        self._server = QuietServer(("127.0.0.1", port), self._handler_class())
         self._thread: threading.Thread | None = None
 
     @property
