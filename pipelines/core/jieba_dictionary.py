@@ -27,10 +27,11 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "newscorpus"
 
 
-def _cache_file(jieba: ModuleType) -> Path:
+def dictionary_cache_file(jieba: ModuleType, suffix: str = ".pickle") -> Path:
+    """A file made from jieba's default dictionary: its name changes with jieba's version and the dictionary."""
     dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
     stat = dictionary.stat()
-    return cache_folder() / f"jieba-{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}.pickle"
+    return cache_folder() / f"jieba-{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}{suffix}"
 
 
 def _load_pickled(jieba: ModuleType, path: Path) -> bool:
@@ -66,7 +67,7 @@ def jieba_module() -> ModuleType:
     jieba = import_jieba()  # its log at WARNING: no "Building prefix dict ..." on every command
     tokenizer = jieba.dt
     if not tokenizer.initialized and tokenizer.dictionary == jieba.DEFAULT_DICT:
-        path = _cache_file(jieba)
+        path = dictionary_cache_file(jieba)
         if not _load_pickled(jieba, path):
             jieba.initialize()
             _save_pickled(jieba, path)

@@ -23,20 +23,13 @@ logger = logging.getLogger(__name__)
 _HEADER = struct.Struct("<Q")  # the index's length in bytes
 
 
-def _dictionary_file() -> Path:
-    from pipelines.core.jieba_import import import_jieba
-
-    jieba = import_jieba()
-    return Path(jieba.__file__).parent / jieba.DEFAULT_DICT_NAME
-
-
 @cache
 def shards_path() -> Path:
-    """The file of per-character entries for the installed jieba dictionary (its size and mtime in the name)."""
-    from pipelines.core.jieba_dictionary import cache_folder
+    """The file of per-character entries for the installed jieba dictionary."""
+    from pipelines.core.jieba_dictionary import dictionary_cache_file
+    from pipelines.core.jieba_import import import_jieba
 
-    stat = _dictionary_file().stat()
-    return cache_folder() / f"jieba-{stat.st_size}-{int(stat.st_mtime)}.shards"
+    return dictionary_cache_file(import_jieba(), ".shards")
 
 
 def write_shards(path: Path) -> None:

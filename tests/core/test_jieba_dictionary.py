@@ -11,11 +11,11 @@ from tests.crawl import PROJECT_ROOT
 TEXT = "南宁市教育局推进老旧停车保障机制，今年新增停车位两千个，城市公共交通更加便利。"
 SCRIPT = """
 import hashlib, pickle, sys
-from pipelines.core.jieba_dictionary import _cache_file, jieba_module
+from pipelines.core.jieba_dictionary import dictionary_cache_file, jieba_module
 jieba = jieba_module()
 words = "/".join(jieba.cut(sys.argv[1]))
 digest = hashlib.sha1(pickle.dumps(sorted(jieba.dt.FREQ.items()))).hexdigest()
-print(_cache_file(jieba).is_file(), jieba.dt.total, digest, words)
+print(dictionary_cache_file(jieba).is_file(), jieba.dt.total, digest, words)
 """
 JIEBA_OWN = """
 import hashlib, logging, pickle, sys
