@@ -29,10 +29,6 @@ class ShingleSketch:
     token_count: int  # word tokens of the body (Chinese: word characters)
 
     @cached_property
-    def hash_set(self) -> frozenset[int]:  # built once per article, not once per comparison
-        return frozenset(self.hashes)
-
-    @cached_property
     def hash_array(self) -> np.ndarray:
         """The hashes as a sorted array of distinct int64 (63-bit hashes fit): comparisons are merges over it,
         ~10x faster than Python sets at 256 hashes (issue 18); built once per sketch."""
