@@ -22,7 +22,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-CLI = [sys.executable, "-c", "import sys; from crawler.cli.main import main; sys.exit(main())"]
+CLI = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 
 
 def _env(checkout: str | None, data_dir: Path) -> dict:

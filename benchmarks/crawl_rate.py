@@ -34,17 +34,17 @@ import psutil
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from crawler.demo.server import DemoSite
-from pipelines.db.connection import resolve_dsn
+from newscorpus.demo.server import DemoSite
+from newscorpus.store.connection import resolve_dsn
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "16",
             "NEWSCORPUS_RETRY_BACKOFF_SECONDS": "0.1", "LOG_LEVEL": "INFO"}
-STAGES = {  # ITEM_PIPELINES of crawler/settings.py, added one by one
-    "extraction": ("pipelines.extraction.ExtractionPipeline", 100),
-    "storage": ("pipelines.storage.StoragePipeline", 900),
-    "line_noise": ("pipelines.linenoise.LineNoisePipeline", 300),
-    "near_duplicate": ("pipelines.neardup.NearDuplicatePipeline", 500),
+STAGES = {  # ITEM_PIPELINES of newscorpus/crawl/settings.py, added one by one
+    "extraction": ("newscorpus.stages.extraction.ExtractionPipeline", 100),
+    "storage": ("newscorpus.stages.storage.StoragePipeline", 900),
+    "line_noise": ("newscorpus.stages.line_noise.LineNoisePipeline", 300),
+    "near_duplicate": ("newscorpus.stages.near_duplicate.NearDuplicatePipeline", 500),
 }
 VARIANTS = {  # name -> stages on (None: the plain spider)
     "plain": None,

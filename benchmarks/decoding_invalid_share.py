@@ -1,6 +1,6 @@
 """How a page in one charset fails when decoded as UTF-8: the share of its non-ASCII bytes that are invalid.
 
-Sets pipelines.core.decoding.MAX_INVALID_SHARE: a page with a few broken bytes (far below it) keeps its charset,
+Sets newscorpus.core.decoding.MAX_INVALID_SHARE: a page with a few broken bytes (far below it) keeps its charset,
 a page in another charset (far above it) goes on to detection. Usage:
     .venv/bin/python benchmarks/decoding_invalid_share.py ../shared/data/extraction/*
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pipelines.core.decoding import MAX_INVALID_SHARE, decode_html, invalid_byte_share
+from newscorpus.core.decoding import MAX_INVALID_SHARE, decode_html, invalid_byte_share
 
 MIN_NON_ASCII_BYTES = 200   # pages with less non-ASCII text say nothing about their charset
 

@@ -1,6 +1,6 @@
 """Documents/s through near-duplicate detection (keywords with jieba, simhash, sketch, candidates, decision)
 against an index already holding 0, 10k and 100k synthetic articles: in memory, or (--postgres) the whole
-stage's work against Postgres (pipelines.db.dedup_recording.record_articles: locks, lookups, decision,
+stage's work against Postgres (newscorpus.store.near_duplicate_records.record_articles: locks, lookups, decision,
 features and postings written; a batch of articles per transaction, as the stage's group batching under
 load), for both keyword layouts (a posting table with a btree, a GIN index).
 
@@ -36,10 +36,10 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
-from pipelines.core.keywords import detect_language
-from pipelines.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
-from pipelines.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
+from newscorpus.core.keywords import detect_language
+from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
+from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
+from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
 
 SEED = 20261122
 
@@ -88,7 +88,7 @@ def measure(docs: list[dict], filler: list[DocumentFeatures], config: DedupConfi
 
 def load_postgres(connection, filler: list[DocumentFeatures], layout: str, config: DedupConfig) -> None:
     """Empty the index tables and bulk-load the synthetic articles (COPY), then VACUUM ANALYZE."""
-    from pipelines.core.simhash_fingerprint import block_keys, to_signed
+    from newscorpus.core.simhash_fingerprint import block_keys, to_signed
 
     connection.execute("TRUNCATE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
     connection.execute("DROP INDEX IF EXISTS near_duplicate_features_keywords_gin")
@@ -140,7 +140,7 @@ def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures],
     """The stream through the stage against the loaded filler (emptied: see below); with several rounds, the
     measured articles are deleted and the tables vacuumed between rounds, and the round with the least CPU is
     kept (on a shared machine, other work only ever adds)."""
-    from pipelines.db.connection import connect
+    from newscorpus.store.connection import connect
 
     with connect(dsn, autocommit=True) as connection:
         load_postgres(connection, filler, layout, config)
@@ -173,8 +173,8 @@ def forget_measured(connection, indexed: int) -> None:
 
 
 def measure_stream(connection, docs: list[dict], layout: str, config: DedupConfig, batch_size: int) -> dict:
-    from pipelines.db.dedup_index_store import source_hash
-    from pipelines.db.dedup_recording import ArticleToRecord, record_articles
+    from newscorpus.store.near_duplicate_index import source_hash
+    from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
 
     backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
     spent = {"features": 0.0, "client": 0.0, "server": 0.0}  # CPU seconds: this process, its server backend
@@ -213,7 +213,7 @@ def create_bench_schema(dsn: str, schema: str) -> str:
     from psycopg.conninfo import make_conninfo
 
     from migrations.runner import migrate
-    from pipelines.db.connection import connect
+    from newscorpus.store.connection import connect
 
     with connect(dsn, autocommit=True) as admin:
         admin.execute(f'CREATE SCHEMA "{schema}"')
@@ -225,7 +225,7 @@ def create_bench_schema(dsn: str, schema: str) -> str:
 
 
 def drop_bench_schemas(dsn: str, schemas: Iterable[str]) -> None:
-    from pipelines.db.connection import connect
+    from newscorpus.store.connection import connect
 
     with connect(dsn, autocommit=True) as admin:
         for schema in schemas:
@@ -281,7 +281,7 @@ def run_interleaved(dsn: str, docs: list[dict], sizes: list[int], layout: str, b
                     vocabulary: list[str], config: DedupConfig, rounds: int) -> None:
     from statistics import median
 
-    from pipelines.db.connection import connect
+    from newscorpus.store.connection import connect
 
     tag = f"{random.Random().getrandbits(32):08x}"
     schemas = {size: f"bench_dedup_{tag}_{size}" for size in sizes}

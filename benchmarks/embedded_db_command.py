@@ -17,7 +17,7 @@ from pathlib import Path
 NEWSCORPUS = str(Path(sys.executable).parent / "newscorpus")
 
 
-BARE = ("import sys; from pathlib import Path; from pipelines.db.connection import connect, embedded_dsn;"
+BARE = ("import sys; from pathlib import Path; from newscorpus.store.connection import connect, embedded_dsn;"
         "connect(embedded_dsn(Path(sys.argv[1]))).close()")
 
 

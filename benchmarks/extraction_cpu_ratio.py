@@ -28,9 +28,9 @@ def main() -> None:
 
     import trafilatura
 
-    from pipelines.core.decoding import decode_html
-    from pipelines.core.extraction import extract
-    from pipelines.evaluation.extraction_eval import load_items
+    from newscorpus.core.decoding import decode_html
+    from newscorpus.core.extraction import extract
+    from newscorpus.evaluation.extraction_eval import load_items
 
     items = load_items(args.data_dirs)[:: args.every]
     pages = [item.html_path.read_bytes() for item in items]

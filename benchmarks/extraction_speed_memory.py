@@ -17,7 +17,7 @@ TARGET_BYTES = 5_000_000
 _CHILD = """
 import resource, sys, time
 from benchmarks.extraction_speed_memory import five_mb_page
-from pipelines.core.extraction import extract
+from newscorpus.core.extraction import extract
 page = five_mb_page()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
@@ -42,8 +42,8 @@ def five_mb_page() -> bytes:
 
 
 def pages_per_second(directories: list[str]) -> None:
-    from pipelines.core.extraction import extract
-    from pipelines.evaluation.extraction_eval import load_items
+    from newscorpus.core.extraction import extract
+    from newscorpus.evaluation.extraction_eval import load_items
 
     pages = [item.html_path.read_bytes() for item in load_items(directories)]
     start = time.perf_counter()

@@ -21,9 +21,9 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 
 from migrations.runner import migrate
-from pipelines.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body
-from pipelines.db.corpus_store import body_hash
-from pipelines.db.line_noise_store import LineNoiseStore, table_sizes
+from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body
+from newscorpus.store.corpus_store import body_hash
+from newscorpus.store.line_noise import LineNoiseStore, table_sizes
 
 BOILERPLATE_PER_SITE = 12     # footer, share prompts, editor line, related-links headers ...
 BOILERPLATE_PER_ARTICLE = 6

@@ -45,10 +45,10 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 
-from crawler.demo.server import QuietServer
-from pipelines.db.connection import resolve_dsn
-from pipelines.db.named_queries import query
-from pipelines.evaluation.real_site_scoring import Stored, format_report, load_references, score_site, url_path
+from newscorpus.demo.server import QuietServer
+from newscorpus.evaluation.real_site_scoring import Stored, format_report, load_references, score_site, url_path
+from newscorpus.store.connection import resolve_dsn
+from newscorpus.store.named_queries import query
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 CRAWL_SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "8",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lxml import html as lxml_html
 
-from pipelines.core.extraction import extract
+from newscorpus.core.extraction import extract
 
 VISIBLE_TIME = ("//time[@datetime][contains(@class,'entry-date') or contains(@class,'published') or "
                 "contains(@class,'post-date')]")

@@ -31,10 +31,10 @@ import psycopg
 import redis
 from psycopg.conninfo import make_conninfo
 
-from crawler.demo.server import DemoSite
-from crawler.distributed.keys import SiteKeys
-from crawler.distributed.runs import current_run, run_state
-from pipelines.db.connection import resolve_dsn
+from newscorpus.crawl.distributed.keys import SiteKeys
+from newscorpus.crawl.distributed.runs import current_run, run_state
+from newscorpus.demo.server import DemoSite
+from newscorpus.store.connection import resolve_dsn
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "16",

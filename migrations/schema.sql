@@ -239,7 +239,7 @@ CREATE TABLE near_duplicate_keywords (
     PRIMARY KEY (keyword, article_id)
 );
 
--- Simhash pigeonhole keys (pipelines.core.simhash_fingerprint.block_keys): for Hamming distances up to 4, one key per
+-- Simhash pigeonhole keys (newscorpus.core.simhash_fingerprint.block_keys): for Hamming distances up to 4, one key per
 -- pair of the d + 2 blocks, 2^56 | pair number << 48 | the two blocks' bits (migrations/0008); above, one key per
 -- block, (block index << 32) | block value.
 CREATE TABLE near_duplicate_blocks (
@@ -257,7 +257,7 @@ LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 
 -- Near-duplicate lookups for a batch of articles in one call (issue 6 speed; docs/dedup_results.md). The stage
 -- decides the articles that queued up while the previous batch ran in one transaction
--- (pipelines.db.dedup_index_store.record_articles), so the per-statement and per-round-trip costs are paid
+-- (newscorpus.store.near_duplicate_index.record_articles), so the per-statement and per-round-trip costs are paid
 -- once per batch.
 --
 -- Lock the batch's keys (transaction-scoped advisory locks, in the sorted array's order), then, for each
@@ -392,7 +392,7 @@ WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AN
   AND coalesce(a.clean_body, a.body) <> '';
 
 -- Full-text search: title and body segmented (jieba for Chinese, lower-cased words otherwise) into a
--- `simple`-configuration tsvector; filled incrementally by pipelines.build.search_index.index_search.
+-- `simple`-configuration tsvector; filled incrementally by newscorpus.builds.search_index.index_search.
 CREATE TABLE article_search (
     article_id  bigint PRIMARY KEY REFERENCES articles (id) ON DELETE CASCADE,
     vector      tsvector NOT NULL,
@@ -406,7 +406,7 @@ CREATE INDEX article_search_vector_idx ON article_search USING gin (vector);
 
 CREATE TABLE site_templates (
     id          bigserial PRIMARY KEY,
-    site        text NOT NULL,                    -- pipelines.core.site_aware.url_similarity.site_of
+    site        text NOT NULL,                    -- newscorpus.core.site_aware.url_similarity.site_of
     page_type   text NOT NULL DEFAULT 'article',
     url         text NOT NULL,                    -- example page: pages match by URL similarity
     template    jsonb NOT NULL,                   -- SiteTemplate.to_dict(): fields, XPath queues, rules

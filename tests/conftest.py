@@ -11,8 +11,8 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from crawler.demo.server import DemoSite
-from pipelines.db.connection import embedded_dsn, release_embedded
+from newscorpus.demo.server import DemoSite
+from newscorpus.store.connection import embedded_dsn, release_embedded
 
 # Embedded servers the tests start stop as soon as their last user exits (not after the interactive idle time),
 # so that none outlives the run (checked by embedded_servers_stopped).
@@ -70,7 +70,7 @@ def embedded_servers_stopped(tmp_path_factory):
     a user killed by a test stops holding its server within the watcher's interval."""
     import time
 
-    from pipelines.db.embedded_server import running_postmaster
+    from newscorpus.store.embedded_server import running_postmaster
 
     yield
     base = tmp_path_factory.getbasetemp()
@@ -124,7 +124,7 @@ def database_dsn(postgres_server_dsn):
 @pytest.fixture(scope="module")
 def crawled_demo(postgres_server_dsn, tmp_path_factory):
     """The demo site, crawled once per test module into a fresh schema: (site, dsn, config path, result)."""
-    from tests.crawl import run_crawl
+    from tests.local_crawl import run_crawl
 
     with DemoSite(huge_bytes=3 * 1024 * 1024) as site, fresh_schema(postgres_server_dsn) as dsn:
         config = tmp_path_factory.mktemp("site-config") / "demo.toml"

@@ -7,7 +7,7 @@ import re
 import shlex
 from pathlib import Path
 
-from crawler.cli.main import build_parser, main
+from newscorpus.cli.main import build_parser, main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 INSTALL_LINE = "python3 -m venv .venv && .venv/bin/pip install -U pip && .venv/bin/pip install -e '.[dev]'"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from benchmarks.real_site import main
-from pipelines.evaluation.real_site_scoring import (
+from newscorpus.evaluation.real_site_scoring import (
     Reference,
     Stored,
     date_matches,

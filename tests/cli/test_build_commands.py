@@ -16,11 +16,11 @@ import psycopg
 import pyarrow.parquet as pq
 import pytest
 
-from crawler.demo.server import DemoSite
-from pipelines.build.runner import BUILD_LOCK_CLASS
-from pipelines.core.search_terms import search_terms
+from newscorpus.builds.runner import BUILD_LOCK_CLASS
+from newscorpus.core.search_terms import search_terms
+from newscorpus.demo.server import DemoSite
 from tests.conftest import fresh_schema
-from tests.crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT
+from tests.local_crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT
 
 NEWSCORPUS = Path(sys.executable).parent / "newscorpus"  # the installed command, as a user (or cron) runs it
 BUILD_SETTINGS = {name: value for name, value in FAST_LOCAL_SETTINGS.items() if name != "LOG_LEVEL"}

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from crawler.cli.main import COMMAND_MODULES, build_parser
+from newscorpus.cli.main import COMMAND_MODULES, build_parser
 
 # Top-level packages a parser build must not load: each costs 0.1-0.6 s to import (python -X importtime).
 HEAVY = ("scrapy", "twisted", "redis", "scrapy_redis", "jieba", "psycopg", "psycopg_pool", "numpy", "lxml",
@@ -19,7 +19,7 @@ HEAVY = ("scrapy", "twisted", "redis", "scrapy_redis", "jieba", "psycopg", "psyc
 
 PROBE = """
 import json, sys
-from crawler.cli.main import main
+from newscorpus.cli.main import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -35,8 +35,10 @@ def loaded_modules(*arguments: str) -> tuple[set[str], subprocess.CompletedProce
 
 def heavy_among(modules: set[str]) -> list[str]:
     return sorted(name for name in modules
-                  if name.split(".")[0] in HEAVY or name.startswith(("pipelines.", "crawler.spiders",
-                                                                    "crawler.distributed", "migrations.")))
+                  if name.split(".")[0] in HEAVY or name.startswith((
+                      "newscorpus.core", "newscorpus.store", "newscorpus.stages", "newscorpus.builds",
+                      "newscorpus.evaluation", "newscorpus.crawl.spiders", "newscorpus.crawl.distributed",
+                      "migrations.")))
 
 
 @pytest.mark.parametrize("arguments", [
@@ -47,7 +49,7 @@ def test_help_and_usage_errors_import_nothing_heavy(arguments):
     modules, result = loaded_modules(*arguments)
     assert result.returncode == 0  # the probe itself
     assert heavy_among(modules) == []
-    assert "crawler.cli.corpus_commands" in modules  # the parser was built: every command module loaded
+    assert "newscorpus.cli.corpus_commands" in modules  # the parser was built: every command module loaded
 
 
 def test_every_command_module_registers_without_heavy_imports():
@@ -56,8 +58,8 @@ def test_every_command_module_registers_without_heavy_imports():
 
 
 def test_the_parser_knows_the_extraction_methods_without_importing_the_extractor():
-    from crawler.cli.extraction_commands import METHODS
-    from pipelines.core.extraction import METHODS as EXTRACTOR_METHODS
+    from newscorpus.cli.extraction_commands import METHODS
+    from newscorpus.core.extraction import METHODS as EXTRACTOR_METHODS
 
     assert METHODS == EXTRACTOR_METHODS
 

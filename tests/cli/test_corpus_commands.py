@@ -8,7 +8,7 @@ import json
 import psycopg
 import pytest
 
-from crawler.cli.main import main
+from newscorpus.cli.main import main
 
 
 @pytest.fixture(scope="module")

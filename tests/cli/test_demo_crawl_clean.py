@@ -14,10 +14,10 @@ import time
 
 import psycopg
 
-from crawler.demo.server import DemoSite
-from tests.crawl import PROJECT_ROOT
+from newscorpus.demo.server import DemoSite
+from tests.local_crawl import PROJECT_ROOT
 
-NEWSCORPUS = [sys.executable, "-c", "import sys; from crawler.cli.main import main; sys.exit(main())"]
+NEWSCORPUS = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 LOG_LINE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \[(?P<logger>[^\]]+)\] (?P<level>[A-Z]+): ")
 
 

@@ -8,9 +8,9 @@ import os
 import subprocess
 import sys
 
-from crawler.demo.pages import generate_articles
+from newscorpus.demo.pages import generate_articles
 
-NEWSCORPUS = [sys.executable, "-c", "import sys; from crawler.cli.main import main; sys.exit(main())"]
+NEWSCORPUS = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 
 
 def run(*args: str, cwd) -> subprocess.CompletedProcess:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from crawler.cli import extraction_commands
-from crawler.cli.groups import get_or_add_group
-from crawler.cli.main import CommandError
+from newscorpus.cli import extraction_commands
+from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.main import CommandError
 
 PAGE = (
     "<html><head><title>大桥通车_新闻</title><meta name='author' content='李四'></head><body>"

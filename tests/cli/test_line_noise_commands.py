@@ -7,8 +7,8 @@ import json
 import psycopg
 import pytest
 
-from crawler.cli.main import main
-from crawler.demo.pages import BODY_NOISE_EN, BODY_NOISE_ZH
+from newscorpus.cli.main import main
+from newscorpus.demo.pages import BODY_NOISE_EN, BODY_NOISE_ZH
 
 
 @pytest.fixture(scope="module")

@@ -3,11 +3,11 @@ import re
 
 import psycopg
 
-from crawler.cli.main import main
 from migrations.runner import migrate
-from pipelines.core.site_aware.cascade import SiteAwareExtractor
-from pipelines.db.site_template_store import SiteTemplateStore
-from pipelines.evaluation import site_aware_eval
+from newscorpus.cli.main import main
+from newscorpus.core.site_aware.cascade import SiteAwareExtractor
+from newscorpus.evaluation import site_aware_eval
+from newscorpus.store.site_aware import SiteTemplateStore
 from tests.core.site_aware.pages import PARAGRAPHS_ZH, article, url
 
 

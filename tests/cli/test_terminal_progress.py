@@ -16,9 +16,9 @@ import psycopg
 import pytest
 
 from tests.cli.test_extraction_commands import PAGE
-from tests.crawl import PROJECT_ROOT
+from tests.local_crawl import PROJECT_ROOT
 
-NEWSCORPUS = [sys.executable, "-c", "import sys; from crawler.cli.main import main; sys.exit(main())"]
+NEWSCORPUS = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 
 
 def on_terminal(*arguments: str, timeout: float = 120) -> tuple[int, str]:
@@ -90,7 +90,7 @@ def test_search_progress_in_a_tmux_window(crawled_demo, tmp_path):
     _forget_the_search_index(dsn)
     session = f"newscorpus-test-{os.getpid()}"
     log = tmp_path / "pane.log"
-    command = " ".join([sys.executable, "-c", "'import sys; from crawler.cli.main import main; sys.exit(main())'",
+    command = " ".join([sys.executable, "-c", "'import sys; from newscorpus.cli.main import main; sys.exit(main())'",
                         "search", "rail", "--dsn", f"'{dsn}'"])
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "30", "-c", str(PROJECT_ROOT)],
                    check=True, env={k: v for k, v in os.environ.items() if k != "TMUX"})

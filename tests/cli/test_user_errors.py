@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawl import PROJECT_ROOT
+from tests.local_crawl import PROJECT_ROOT
 
-NEWSCORPUS = [sys.executable, "-c", "import sys; from crawler.cli.main import main; sys.exit(main())"]
+NEWSCORPUS = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 
 
 def newscorpus(*arguments: str, cwd=PROJECT_ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -81,7 +81,8 @@ def test_unknown_sites_are_named(database_dsn):
 
 
 def test_the_command_runs_as_a_module_too(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "crawler.cli.main", "articles", "--data-dir", str(tmp_path / "pg")],
+    result = subprocess.run([sys.executable, "-m", "newscorpus.cli.main", "articles",
+                             "--data-dir", str(tmp_path / "pg")],
                             cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60,
                             env={k: v for k, v in os.environ.items() if k != "NEWSCORPUS_DB_DSN"})
     one_line_error(result, "no corpus in")

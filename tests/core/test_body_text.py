@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from pipelines.core.body_text import (
+from newscorpus.core.body_text import (
     CJK_CODES,
     CJK_COUNT,
     CJK_RANK,
@@ -19,7 +19,7 @@ from pipelines.core.body_text import (
     code_points,
     fold_nfkc_characters,
 )
-from pipelines.core.keywords import normalize_text
+from newscorpus.core.keywords import normalize_text
 from tests.core.dedup_texts import EN_PARAGRAPHS, ZH_PARAGRAPHS
 
 WORD = re.compile(r"\w+")

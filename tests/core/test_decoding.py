@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipelines.core.decoding import charset_from_content_type, charset_from_meta, decode_html
+from newscorpus.core.decoding import charset_from_content_type, charset_from_meta, decode_html
 
 CHINESE = (
     "<html><head><title>新闻</title></head><body>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.core.decoding import decode_html
+from newscorpus.core.decoding import decode_html
 
 ZH = "<html><head>{meta}<title>港口扩建</title></head><body><p>{text}</p></body></html>"
 TEXT = "市政府周二宣布港口扩建计划正式启动，预计三年内完工，新增泊位十二个。" * 20

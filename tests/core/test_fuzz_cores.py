@@ -1,7 +1,7 @@
 """Fuzzing the line-hashing, keyword and near-duplicate feature cores: any text in (NUL bytes, control and
 RTL characters, emoji, full-width forms, CJK, endless lines, deep repetition), a result out, never an
 exception, within a bounded time. Lone surrogates cannot reach these cores: every body comes from bytes
-decoded by pipelines.core.decoding (which never yields them, see test_fuzz_extraction), so they are left out.
+decoded by newscorpus.core.decoding (which never yields them, see test_fuzz_extraction), so they are left out.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.core.keywords import detect_language, extract_keywords, normalize_text, title_keywords
-from pipelines.core.line_noise import (
+from newscorpus.core.keywords import detect_language, extract_keywords, normalize_text, title_keywords
+from newscorpus.core.line_noise import (
     InMemoryLineStats,
     LineNoiseConfig,
     article_hashes,
@@ -21,7 +21,7 @@ from pipelines.core.line_noise import (
     clean_body,
     normalise_line,
 )
-from pipelines.core.near_duplicate import DedupConfig, build_features
+from newscorpus.core.near_duplicate import DedupConfig, build_features
 
 BOUND_SECONDS = 5.0  # per input; a 100 kB body takes < 0.1 s on the dev machine
 PIECES = ["新闻", "。", "，", "\n", "\r\n", "\x00", "\u200f", "\u202e", "\ufeff", "😀", "Ａｂｃ１２３", "  ", "\t",

@@ -8,8 +8,8 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.core.decoding import decode_html
-from pipelines.core.extraction import REASONS, extract
+from newscorpus.core.decoding import decode_html
+from newscorpus.core.extraction import REASONS, extract
 
 CAP_SECONDS = 1.0
 BOUND_SECONDS = 10 * CAP_SECONDS

@@ -1,4 +1,4 @@
-"""jieba's dictionary from our pickle (pipelines.core.jieba_dictionary): the same dictionary and the same words
+"""jieba's dictionary from our pickle (newscorpus.core.jieba_dictionary): the same dictionary and the same words
 as jieba's own loading; a damaged pickle falls back to jieba's loading and is written again."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.crawl import PROJECT_ROOT
+from tests.local_crawl import PROJECT_ROOT
 
 TEXT = "南宁市教育局推进老旧停车保障机制，今年新增停车位两千个，城市公共交通更加便利。"
 SCRIPT = """
 import hashlib, pickle, sys
-from pipelines.core.jieba_dictionary import dictionary_cache_file, jieba_module
+from newscorpus.core.jieba_dictionary import dictionary_cache_file, jieba_module
 jieba = jieba_module()
 words = "/".join(jieba.cut(sys.argv[1]))
 digest = hashlib.sha1(pickle.dumps(sorted(jieba.dt.FREQ.items()))).hexdigest()

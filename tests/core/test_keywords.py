@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from pipelines.core.keywords import (
+from newscorpus.core.keywords import (
     detect_language,
     extract_keywords,
     is_keyword,
@@ -153,7 +153,7 @@ def test_body_keywords_from_given_words_equal_those_found_in_the_body():
 
 
 def test_title_numbers_are_sorted_with_full_width_digits_folded():
-    from pipelines.core.keywords import title_numbers
+    from newscorpus.core.keywords import title_numbers
 
     assert title_numbers("Millbrook tools v2.4.10 release") == ("10", "2", "4")
     assert title_numbers("每周新闻测验（第１０期）") == title_numbers("每周新闻测验（第10期）") == ("10",)

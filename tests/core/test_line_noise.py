@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from pipelines.core.line_noise import (
+from newscorpus.core.line_noise import (
     InMemoryLineStats,
     LineNoiseConfig,
     article_hashes,
@@ -141,7 +141,7 @@ def test_config_is_checked():
 
 
 def test_core_imports_no_scrapy_twisted_or_psycopg():
-    code = ("import sys, pipelines.core.line_noise; "
+    code = ("import sys, newscorpus.core.line_noise; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

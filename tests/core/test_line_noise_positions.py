@@ -3,7 +3,7 @@ a site's articles are content; boilerplate is the site's lines in the start/end 
 
 from __future__ import annotations
 
-from pipelines.core.line_noise import InMemoryLineStats, LineNoiseConfig, article_hashes, clean_body, is_text
+from newscorpus.core.line_noise import InMemoryLineStats, LineNoiseConfig, article_hashes, clean_body, is_text
 
 FOOTER = "转载本站文章请注明作者和出处，请勿用于任何商业用途"
 RATING = "(12 人打了分，平均分： 3.58 )"

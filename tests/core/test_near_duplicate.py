@@ -8,8 +8,7 @@ import sys
 
 import pytest
 
-from pipelines.core.dedup_index import InMemoryDedupIndex, find_duplicates
-from pipelines.core.near_duplicate import (
+from newscorpus.core.near_duplicate import (
     DedupConfig,
     build_features,
     decide,
@@ -17,6 +16,7 @@ from pipelines.core.near_duplicate import (
     keyword_overlap,
     prefers_as_canonical,
 )
+from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from tests.core.dedup_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
@@ -116,9 +116,9 @@ def test_index_lookups():
 def test_core_modules_import_no_scrapy_twisted_or_psycopg():
     code = (
         "import sys\n"
-        "import pipelines.core.keywords, pipelines.core.simhash_fingerprint, pipelines.core.shingle_sketch\n"
-        "import pipelines.core.body_text\n"
-        "import pipelines.core.near_duplicate, pipelines.core.dedup_index\n"
+        "import newscorpus.core.keywords, newscorpus.core.simhash_fingerprint, newscorpus.core.shingle_sketch\n"
+        "import newscorpus.core.body_text\n"
+        "import newscorpus.core.near_duplicate, newscorpus.core.near_duplicate_index\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg')))\n"
     )
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

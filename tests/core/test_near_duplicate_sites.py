@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipelines.core.near_duplicate import DedupConfig, build_features, decide, judge_pair
+from newscorpus.core.near_duplicate import DedupConfig, build_features, decide, judge_pair
 from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_quiz, en_reprint, zh_quiz
 
 CONFIG = DedupConfig()

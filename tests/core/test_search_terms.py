@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from pipelines.core.search_terms import search_terms, segmented, snippet
+from newscorpus.core.search_terms import search_terms, segmented, snippet
 
 
 def test_chinese_is_segmented_into_words_and_their_sub_words():
@@ -47,14 +47,14 @@ def test_snippet_without_a_match_is_the_start_of_the_text():
 
 
 def test_the_core_imports_no_database_or_crawler_library():
-    code = ("import sys, pipelines.core.search_terms as m; m.search_terms('杭州');"
+    code = ("import sys, newscorpus.core.search_terms as m; m.search_terms('杭州');"
             "print(sorted(x for x in ('psycopg', 'scrapy', 'twisted') if x in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 
 
 def test_query_expression_matches_a_word_whole_or_by_its_segments():
-    from pipelines.core.search_terms import query_expression
+    from newscorpus.core.search_terms import query_expression
 
     assert query_expression("与此 Bristol") == "('与此' | ('与' <-> '此')) & ('bristol')"
     assert query_expression("医疗保障") == "('医疗保障' | ('医疗' <-> '保障'))"
@@ -69,7 +69,7 @@ QUERIES = (
 
 
 def test_a_query_is_cut_with_its_own_characters_entries_as_with_the_whole_dictionary():
-    from pipelines.core.query_dictionary import entries_for, query_tokenizer
+    from newscorpus.core.query_dictionary import entries_for, query_tokenizer
 
     for text in QUERIES:
         assert search_terms(text, query=True) == search_terms(text), text
@@ -79,7 +79,7 @@ def test_a_query_is_cut_with_its_own_characters_entries_as_with_the_whole_dictio
 
 
 def test_a_query_loads_a_small_part_of_the_dictionary():
-    code = ("import jieba, pipelines.core.search_terms as m; print(m.search_terms('杭州 公共交通', query=True));"
+    code = ("import jieba, newscorpus.core.search_terms as m; print(m.search_terms('杭州 公共交通', query=True));"
             "print(len(jieba.dt.FREQ))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     terms, whole_dictionary_entries = result.stdout.strip().splitlines()

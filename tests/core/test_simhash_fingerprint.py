@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
-from pipelines.core.body_text import BodyText
-from pipelines.core.keywords import is_keyword, load_stopwords, normalize_text
-from pipelines.core.simhash_fingerprint import (
+from newscorpus.core.body_text import BodyText
+from newscorpus.core.keywords import is_keyword, load_stopwords, normalize_text
+from newscorpus.core.simhash_fingerprint import (
     MAX_FEATURE_WEIGHT,
     MAX_FEATURES,
     PAIRED_BLOCKS_MAX_DISTANCE,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.evaluation import extraction_eval as ev
+from newscorpus.evaluation import extraction_eval as ev
 
 PAGE = (
     "<html><body><div><a href='/'>首页</a> <a href='/n'>新闻</a></div>"

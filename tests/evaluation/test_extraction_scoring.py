@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipelines.evaluation.extraction_scoring import bag_of_tokens, shingle_scores, tokenize
+from newscorpus.evaluation.extraction_scoring import bag_of_tokens, shingle_scores, tokenize
 
 
 def test_tokenize_cjk_and_words() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from crawler.cli.main import main
-from pipelines.evaluation import metadata_eval as ev
-from pipelines.evaluation.metadata_anchors import newscorpus
-from pipelines.evaluation.metadata_scoring import author_exact, date_scores, title_scores
+from newscorpus.cli.main import main
+from newscorpus.evaluation import metadata_eval as ev
+from newscorpus.evaluation.metadata_anchors import newscorpus
+from newscorpus.evaluation.metadata_scoring import author_exact, date_scores, title_scores
 
 BODY = ("<p>The river authority opened the new footbridge on a grey morning, and the first walkers crossed before the "
         "ribbon was cut.</p><p>Residents said the crossing halves the walk to the station.</p>")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipelines.core.site_aware.cascade import SiteAwareConfig
-from pipelines.evaluation.extraction_eval import load_items
-from pipelines.evaluation.site_aware_eval import (
+from newscorpus.core.site_aware.cascade import SiteAwareConfig
+from newscorpus.evaluation.extraction_eval import load_items
+from newscorpus.evaluation.site_aware_eval import (
     grid_configs,
     held_out_lines,
     leave_one_site_out,

@@ -76,7 +76,7 @@ def _single_block_keys(unsigned: int, max_distance: int) -> list[int]:
 def test_0008_rebuilds_stored_block_keys_from_the_simhash(database_dsn):
     import random
 
-    from pipelines.core.simhash_fingerprint import block_keys, to_signed
+    from newscorpus.core.simhash_fingerprint import block_keys, to_signed
 
     rng = random.Random(8)
     # every distance the setting allows, edge fingerprints and random ones

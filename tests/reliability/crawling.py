@@ -1,4 +1,4 @@
-"""Start `scrapy crawl site` as a subprocess (as tests.crawl does) and keep its handle: tests stop services,
+"""Start `scrapy crawl site` as a subprocess (as tests.local_crawl does) and keep its handle: tests stop services,
 kill it, or read its own peak memory."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import psycopg
 
-from tests.crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT
+from tests.local_crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT
 
 
 @dataclass

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 
-from crawler.demo.server import QuietServer
+from newscorpus.demo.server import QuietServer
 
 Route = tuple[int, dict[str, str], bytes] | Callable[[BaseHTTPRequestHandler], None]
 HTML = "text/html; charset=utf-8"

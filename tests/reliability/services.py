@@ -73,7 +73,7 @@ class PrivatePostgres:
         pgexec("pg_ctl", args, bin_path=self._bin_path, user=self._system_user, timeout=60)
 
     def create(self) -> PrivatePostgres:
-        from pipelines.db.embedded_server import EmbeddedPostgres
+        from newscorpus.store.embedded_server import EmbeddedPostgres
 
         self.folder.mkdir(parents=True, exist_ok=True)
         # The embedded server's own start does initdb with the right owner and permissions; it is then stopped

@@ -9,8 +9,8 @@ import time
 
 import psycopg
 
-from crawler.demo.server import DemoSite
-from pipelines.build.runner import BUILD_LOCK_CLASS
+from newscorpus.builds.runner import BUILD_LOCK_CLASS
+from newscorpus.demo.server import DemoSite
 from tests.cli.test_build_commands import BUILD_SETTINGS, build
 from tests.reliability.services import private_postgres
 

@@ -11,10 +11,10 @@ import subprocess
 import sys
 import time
 
-from pipelines.db.embedded_server import USERS_FILE, running_postmaster
-from tests.pipelines.db.test_connection import wait_until_stopped
+from newscorpus.store.embedded_server import USERS_FILE, running_postmaster
+from tests.store.test_connection import wait_until_stopped
 
-NEWSCORPUS = [sys.executable, "-c", "import sys; from crawler.cli.main import main; sys.exit(main())"]
+NEWSCORPUS = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 
 
 def newscorpus(*args: str, idle_seconds: float, cwd, wait: bool = True):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.cli.test_build_commands import newscorpus
-from tests.crawl import run_crawl
+from tests.local_crawl import run_crawl
 from tests.reliability.hostile_server import HTML, HostileSite, article_html, listing_html
 
 WRONG = {

@@ -1,7 +1,7 @@
 """Postgres goes away mid-crawl (a private server of the test's own, stopped once articles are being stored and
 started 10 s later; the machine's server is never touched).
 The three stages that write per item (storage, line noise, near-duplicates) retry with back-off
-(pipelines.db.retry); items wait in the pipeline meanwhile (Scrapy's scraper back-pressure bounds how many);
+(newscorpus.store.retry); items wait in the pipeline meanwhile (Scrapy's scraper back-pressure bounds how many);
 at the end every article of the site is stored exactly once, counted once by line noise and indexed once.
 Down for longer than the retry window: the crawl stops by itself (exit 1, finish reason database_unavailable),
 names and counts every page it fetched but could not save, and the next run stores exactly those."""
@@ -13,8 +13,8 @@ import time
 
 import psycopg
 
-from crawler.demo.server import DemoSite
-from pipelines.db.retry import DEFAULT_POLICY
+from newscorpus.demo.server import DemoSite
+from newscorpus.store.retry import DEFAULT_POLICY
 from tests.reliability.crawling import finish, last_run_counters, start_crawl, stored_article_count
 from tests.reliability.services import private_postgres
 

@@ -15,8 +15,8 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from pipelines.db.connection import DatabaseError, connect, connect_async
-from pipelines.db.corpus_store import CorpusWriter
+from newscorpus.store.connection import DatabaseError, connect, connect_async
+from newscorpus.store.corpus_store import CorpusWriter
 from tests.cli.test_build_commands import newscorpus
 from tests.reliability.crawling import crawl, site_toml
 from tests.reliability.hostile_server import HTML, HostileSite, article_html, listing_html
@@ -152,4 +152,4 @@ def test_the_build_passes_no_password_on_a_command_line(secret_role, postgres_se
     crawl_children = [line for line in command_lines if "crawl_child" in line]
     assert crawl_children                               # seen while it ran
     assert_no_secret(password, *crawl_children)
-    assert all(line.endswith("-m pipelines.build.crawl_child") for line in crawl_children)   # no argument at all
+    assert all(line.endswith("-m newscorpus.builds.crawl_child") for line in crawl_children)   # no argument at all

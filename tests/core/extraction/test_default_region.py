@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.default import choose_region
-from pipelines.core.extraction.headline import find_headline
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html
-from pipelines.core.extraction.punctuation import punctuation_ratio
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.default import choose_region
+from newscorpus.core.extraction.headline import find_headline
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.punctuation import punctuation_ratio
 
 EN_PARAGRAPHS = [
     f"Paragraph {n} of the council story says the vote was close, and members argued for an hour before "

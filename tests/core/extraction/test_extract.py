@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from pipelines.core.extraction import Extraction, extract
+from newscorpus.core.extraction import Extraction, extract
 
 NAV = "".join(f'<li><a href="/s{i}">栏目{i}</a></li>' for i in range(15))
 ZH_PARAGRAPHS = [
@@ -140,8 +140,8 @@ def test_declared_utf8_but_gbk() -> None:
 
 def test_core_imports_no_scrapy_twisted_psycopg() -> None:
     code = (
-        "import sys, pipelines.core.extraction, pipelines.core.decoding, "
-        "pipelines.evaluation.extraction_eval, pipelines.evaluation.extraction_scoring; "
+        "import sys, newscorpus.core.extraction, newscorpus.core.decoding, "
+        "newscorpus.evaluation.extraction_eval, newscorpus.evaluation.extraction_scoring; "
         "bad = {m for m in sys.modules if m.split('.')[0] in {'scrapy', 'twisted', 'psycopg'}}; "
         "assert not bad, bad"
     )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.line_kinds import line_kinds
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.line_kinds import line_kinds
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
 
 PAGE = """<html><head><title>Reading logs without grep</title></head><body>
 <div class="post"><h1>Reading logs without grep</h1>

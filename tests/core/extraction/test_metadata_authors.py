@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.bylines import line_authors
-from pipelines.core.extraction.names import split_names
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.bylines import line_authors
+from newscorpus.core.extraction.names import split_names
 
 BODY_EN = ("<p>The river authority opened the new footbridge on a grey morning, and the first walkers crossed before "
            "the ribbon was cut. Engineers had worked through the winter to finish the deck.</p><p>Residents said the "

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.date_sources import DateCandidate, choose_dates
-from pipelines.core.extraction.dates import parse_date, parse_month, url_date
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.date_sources import DateCandidate, choose_dates
+from newscorpus.core.extraction.dates import parse_date, parse_month, url_date
 
 TODAY = date(2026, 11, 24)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.titles import strip_site_name
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.titles import strip_site_name
 
 BODY = ("<p>The river authority opened the new footbridge on a grey morning, and the first walkers crossed before the "
         "ribbon was cut. Engineers had worked through the winter to finish the deck.</p><p>Residents said the "

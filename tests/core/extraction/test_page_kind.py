@@ -3,7 +3,7 @@ article, or show their headline, keep it (issue 16)."""
 
 from __future__ import annotations
 
-from pipelines.core.extraction import extract
+from newscorpus.core.extraction import extract
 
 EN_TEASERS = [f"Ferry story {n}: the timetable changes next month on the north pier line" for n in range(30)]
 ZH_TEASERS = [f"轮渡新闻第{n}条：北码头航线下月起调整时刻表，增开第二班船" for n in range(30)]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.normalise import clean_tree, parse_html
-from pipelines.core.extraction.repair import close_title, swallowing_title
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.normalise import clean_tree, parse_html
+from newscorpus.core.extraction.repair import close_title, swallowing_title
 
 STORY = "".join(
     f"<p>Paragraph {n} of the harbour story: the council voted to dredge the channel, and the ferry company "

@@ -3,8 +3,8 @@ paragraphs with many links and split paragraph runs."""
 
 from __future__ import annotations
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
 
 EN_PARAGRAPHS = [
     f"Paragraph {n} of the council story says the vote was close, and members argued for an hour before "

@@ -3,9 +3,9 @@ compete with the article (round 3 of issue 3)."""
 
 from __future__ import annotations
 
-from pipelines.core.extraction import default as default_method
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html, signup_box
+from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html, signup_box
 
 EN_CAPTION = "The actor explains, in some detail, how the prosthetic head for the series was made."
 EN_PARAGRAPHS = [

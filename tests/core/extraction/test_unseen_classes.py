@@ -3,7 +3,7 @@ English and Chinese: the rule must fix the class, and the ordinary page must com
 
 from __future__ import annotations
 
-from pipelines.core.extraction import extract
+from newscorpus.core.extraction import extract
 
 EN_PARAGRAPHS = [
     f"Paragraph {n} of the harbour story says the ferry timetable changes next month, and the council expects "

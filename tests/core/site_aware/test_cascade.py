@@ -1,14 +1,14 @@
 import subprocess
 import sys
 
-from pipelines.core.extraction import extract
-from pipelines.core.site_aware.cascade import (
+from newscorpus.core.extraction import extract
+from newscorpus.core.site_aware.cascade import (
     METHOD_CLUSTER_DIFF,
     METHOD_TEMPLATE,
     SiteAwareConfig,
     SiteAwareExtractor,
 )
-from pipelines.core.site_aware.templates import SiteTemplate
+from newscorpus.core.site_aware.templates import SiteTemplate
 from tests.core.site_aware.pages import article, url
 
 
@@ -104,7 +104,7 @@ def test_pages_the_generic_extractor_fails_fail_for_the_same_reason():
 def test_cores_import_no_scrapy_twisted_or_psycopg():
     code = (
         "import sys\n"
-        "import pipelines.core.site_aware.cascade, pipelines.core.site_aware.clustering\n"
+        "import newscorpus.core.site_aware.cascade, newscorpus.core.site_aware.clustering\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg', 'psycopg2')]\n"
         "print(bad); sys.exit(1 if bad else 0)\n"
     )

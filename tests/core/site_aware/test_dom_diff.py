@@ -1,7 +1,7 @@
 from lxml import etree
 
-from pipelines.core.site_aware.dom_diff import delete_same
-from pipelines.core.site_aware.skeleton import build_skeleton, content_root
+from newscorpus.core.site_aware.dom_diff import delete_same
+from newscorpus.core.site_aware.skeleton import build_skeleton, content_root
 from tests.core.site_aware.pages import article
 
 

@@ -2,16 +2,16 @@
 
 import pytest
 
-from pipelines.core.extraction import extract
-from pipelines.core.extraction.normalise import clean_tree, parse_html
-from pipelines.core.site_aware.cascade import (
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.normalise import clean_tree, parse_html
+from newscorpus.core.site_aware.cascade import (
     METHOD_LARGE_PAGE,
     METHOD_OUT_OF_TIME,
     METHOD_TEMPLATE,
     SiteAwareConfig,
     SiteAwareExtractor,
 )
-from pipelines.core.site_aware.page_budget import MAX_ELEMENTS, OutOfTime, PageClock, element_count
+from newscorpus.core.site_aware.page_budget import MAX_ELEMENTS, OutOfTime, PageClock, element_count
 from tests.core.site_aware.pages import article, url
 
 

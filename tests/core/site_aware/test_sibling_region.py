@@ -1,10 +1,10 @@
 from lxml import etree
 
-from pipelines.core.extraction import extract
-from pipelines.core.site_aware.cascade import METHOD_SIBLING_REGION, SiteAwareConfig, SiteAwareExtractor
-from pipelines.core.site_aware.parsed_page import parse_page
-from pipelines.core.site_aware.sibling_region import ELSEWHERE, INSIDE, relation, sibling_region
-from pipelines.core.site_aware.templates import Observation, SearchRules
+from newscorpus.core.extraction import extract
+from newscorpus.core.site_aware.cascade import METHOD_SIBLING_REGION, SiteAwareConfig, SiteAwareExtractor
+from newscorpus.core.site_aware.parsed_page import parse_page
+from newscorpus.core.site_aware.sibling_region import ELSEWHERE, INSIDE, relation, sibling_region
+from newscorpus.core.site_aware.templates import Observation, SearchRules
 from tests.core.site_aware.pages import article, url
 
 CONSENT = "".join(

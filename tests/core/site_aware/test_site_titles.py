@@ -3,9 +3,9 @@ logo <h1>) never an article's title, and template fields that keep being checked
 
 from __future__ import annotations
 
-from pipelines.core.site_aware.cascade import METHOD_TEMPLATE, SiteAwareExtractor
-from pipelines.core.site_aware.site_titles import SiteTitles, affixes_of, agrees
-from pipelines.core.site_aware.templates import BODY, FieldTemplate
+from newscorpus.core.site_aware.cascade import METHOD_TEMPLATE, SiteAwareExtractor
+from newscorpus.core.site_aware.site_titles import SiteTitles, affixes_of, agrees
+from newscorpus.core.site_aware.templates import BODY, FieldTemplate
 
 SITE = "Pebble Notes – a blog about small tools"
 HEADLINES = [

@@ -1,7 +1,7 @@
-from pipelines.core.extraction import default as default_method
-from pipelines.core.extraction.metadata import head_metadata
-from pipelines.core.extraction.normalise import build_blocks, clean_tree, parse_html
-from pipelines.core.site_aware import templates as t
+from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction.metadata import head_metadata
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.site_aware import templates as t
 from tests.core.site_aware.pages import article, url
 
 

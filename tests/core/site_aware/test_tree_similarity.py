@@ -1,8 +1,8 @@
 import pytest
 from lxml import etree
 
-from pipelines.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
-from pipelines.core.site_aware.tree_similarity import istm, position_weights, relaxed_istm
+from newscorpus.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
+from newscorpus.core.site_aware.tree_similarity import istm, position_weights, relaxed_istm
 
 
 def skeleton(html: str) -> Skeleton:

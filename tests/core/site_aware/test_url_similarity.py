@@ -1,4 +1,4 @@
-from pipelines.core.site_aware.url_similarity import MATCH_THRESHOLD, matches, segments, similarity, site_of
+from newscorpus.core.site_aware.url_similarity import MATCH_THRESHOLD, matches, segments, similarity, site_of
 
 
 def test_digits_in_segments_are_generalised():

@@ -1,0 +1,104 @@
+"""Corpus statistics for `newscorpus stats`: articles per site and day, duplicate and noise rates, a plot."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from newscorpus.store.connection import connect
+from newscorpus.store.named_queries import query
+
+# How a rate without data is shown: the noise rate of a site none of whose articles went through the line-noise
+# stage (switched off, or not run yet), never a 0 % it did not measure.
+NO_RATE = "n/a (no article went through the stage)"
+
+
+@dataclass
+class SiteRates:
+    articles: int = 0
+    distinct_bodies: int = 0
+    near_duplicates: int = 0
+    cleaned_articles: int | None = None
+    noise_lines: int | None = None
+    body_lines: int | None = None
+
+    @property
+    def exact_duplicate_rate(self) -> float:
+        return 1 - self.distinct_bodies / self.articles if self.articles else 0.0
+
+    @property
+    def near_duplicate_rate(self) -> float:
+        return self.near_duplicates / self.articles if self.articles else 0.0
+
+    @property
+    def noise_rate(self) -> float | None:
+        """Noise lines over the body lines of the articles the line-noise stage cleaned; None when it cleaned
+        none of this site's articles."""
+        if not self.cleaned_articles:
+            return None
+        return self.noise_lines / self.body_lines if self.body_lines else 0.0
+
+
+@dataclass
+class CorpusStats:
+    per_day: dict[str, dict[date, int]] = field(default_factory=dict)   # site -> day -> published articles
+    rates: dict[str, SiteRates] = field(default_factory=dict)
+
+    def total(self, site: str) -> int:
+        return sum(self.per_day.get(site, {}).values())
+
+
+def corpus_stats(dsn: str, site: str | None = None, since: date | None = None,
+                 until: date | None = None) -> CorpusStats:
+    stats = CorpusStats()
+    filters = {"site": site, "since": since, "until": until}
+    with connect(dsn) as connection:
+        per_day: dict[str, dict[date, int]] = defaultdict(dict)
+        for name, day, count in connection.execute(query("articles_per_site_day", filename="build.sql"), filters):
+            per_day[name][day] = count
+        stats.per_day = dict(per_day)
+        for name, articles, distinct, near in connection.execute(query("duplicate_counts", filename="build.sql"),
+                                                                 {"site": site}):
+            stats.rates[name] = SiteRates(articles=articles, distinct_bodies=distinct, near_duplicates=near)
+        for name, cleaned, noise, lines in connection.execute(query("noise_counts", filename="build.sql"),
+                                                              {"site": site}):
+            rates = stats.rates.setdefault(name, SiteRates())
+            rates.cleaned_articles, rates.noise_lines, rates.body_lines = cleaned, noise, lines
+    return stats
+
+
+def plot_articles_per_day(stats: CorpusStats, out: Path) -> None:
+    """A PNG of articles per day, one line per site (matplotlib, the `eval` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure = articles_per_day_figure(stats, pyplot)
+    try:
+        figure.savefig(out, format="png")
+    finally:
+        pyplot.close(figure)
+
+
+def articles_per_day_figure(stats: CorpusStats, pyplot):
+    """The figure of articles per day: counts on a y-axis from 0 in whole numbers (issue 19: an axis starting at
+    1.0 drew a fall from 2 articles to 1 as a cliff)."""
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=100)
+    for site, days in sorted(stats.per_day.items()):
+        ordered = sorted(days)
+        axes.plot(ordered, [days[day] for day in ordered], marker="o", markersize=3, label=site)
+    axes.set_title("Articles per day (published, else first seen)")
+    axes.set_ylabel("articles")
+    axes.set_ylim(bottom=0)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(alpha=0.3)
+    if stats.per_day:
+        axes.legend()
+    figure.autofmt_xdate()
+    figure.tight_layout()
+    return figure

@@ -1,0 +1,340 @@
+"""One corpus build: take the build lock, crawl (child process), run the maintenance steps, write the
+snapshot and the report. Each phase is recorded in ``builds.phase``, so a build that crashed is resumed
+by the next one from the phase it reached.
+
+The lock is a Postgres advisory lock held by the build's own session: a restart of the server ends that
+session and frees the lock. The build checks it every LOCK_CHECK_SECONDS and takes it again after a restart;
+if another build took it meanwhile, this one stops (BuildLockLost) and leaves the build row to it. A build
+that finds a running build row whose process is alive on this machine refuses to resume it, lock or not."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from newscorpus.builds import report as build_report
+from newscorpus.builds.maintenance import MAINTENANCE_STEPS
+from newscorpus.builds.progress import ProgressReporter
+from newscorpus.builds.snapshot import write_snapshot
+from newscorpus.crawl.site_config import SiteConfig, SiteConfigError, load_site_config
+from newscorpus.store.connection import DatabaseError, connect
+from newscorpus.store.named_queries import query
+
+logger = logging.getLogger(__name__)
+
+PHASES = ("crawl", "maintenance", "snapshot", "done")
+BUILD_LOCK_CLASS = 0x6E636275  # "ncbu"; with hashtext(current_schema()) as the second key (see build.sql)
+EXIT_OK, EXIT_FAILED, EXIT_LOCKED = 0, 1, 3
+# The crawl's log goes to the build's stderr: warnings and errors only, unless -s LOG_LEVEL=INFO is given.
+BUILD_CRAWL_SETTINGS = {"LOG_LEVEL": "WARNING"}
+CRAWL_PROGRESS_SECONDS = 1.0
+# How often the build checks that it still holds its lock (one round trip on an idle connection): a build
+# started after a Postgres restart finds the lock taken again within about this time.
+LOCK_CHECK_SECONDS = 2.0
+
+
+class BuildLocked(Exception):
+    """Another build holds the lock; the message says which."""
+
+
+class BuildLockLost(BuildLocked):
+    """The lock was freed under this build (a Postgres restart) and another build took it: this one stops."""
+
+
+class BuildSetupError(Exception):
+    """The build cannot start (or resume): a site config is missing, say; the message says what to do."""
+
+
+@dataclass
+class BuildRequest:
+    sites: list[SiteConfig]
+    out_dir: Path
+    since: date | None = None
+    crawl_settings: dict = field(default_factory=dict)
+    restart: bool = False
+
+
+@dataclass
+class BuildOutcome:
+    build_key: str
+    status: str
+    exit_code: int
+    report: dict
+    snapshot_dir: Path | None
+    resumed_from: str | None = None
+
+
+def _q(name: str) -> str:
+    return query(name, filename="build.sql")
+
+
+def _config_path(config: SiteConfig) -> str:
+    path = Path(config.source)
+    if not path.is_file():
+        raise BuildSetupError(f"site {config.name!r}: a build needs configs from files (got {config.source})")
+    return str(path.resolve())
+
+
+def _rows(cursor) -> list[dict]:
+    names = [column.name for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def describe_running_build(dsn: str) -> str:
+    with connect(dsn) as connection:
+        rows = _rows(connection.execute(_q("running_build")))
+    if not rows:
+        return "another build is running"
+    row = rows[0]
+    return (f"another build is running (build {row['build_key']}, started at "
+            f"{row['started_at']:%Y-%m-%d %H:%M:%S%z}, pid {row['pid']} on {row['hostname']}, phase {row['phase']})")
+
+
+def _owner_alive(row: dict) -> bool:
+    """The build row's process is alive on this machine (and is not this process)."""
+    if row.get("hostname") != socket.gethostname() or not row.get("pid") or row["pid"] == os.getpid():
+        return False
+    try:
+        os.kill(row["pid"], 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+class BuildRun:
+    def __init__(self, dsn: str, request: BuildRequest, progress: ProgressReporter):
+        self.dsn, self.request, self.progress = dsn, request, progress
+        self.lock = None            # the session holding the build lock
+        self.lock_checked = 0.0
+
+    # --- the lock --------------------------------------------------------------------------------------
+    def _take_lock(self) -> bool:
+        self.lock = connect(self.dsn, autocommit=True)
+        self.lock_checked = time.monotonic()
+        return bool(self.lock.execute(_q("try_build_lock"), {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0])
+
+    def _release_lock(self) -> None:
+        if self.lock is not None:
+            self.lock.close()  # releases the advisory lock
+            self.lock = None
+
+    def hold_lock(self, *, now: bool = False) -> None:
+        """Check (at most every LOCK_CHECK_SECONDS unless ``now``) that the lock's session is alive; after a
+        restart take the lock again, or raise BuildLockLost if another build has it. While the server is down
+        nobody can take it: checked again later."""
+        if not now and time.monotonic() - self.lock_checked < LOCK_CHECK_SECONDS:
+            return
+        self.lock_checked = time.monotonic()
+        if self.lock is not None:
+            try:
+                self.lock.execute("SELECT 1")
+                return
+            except psycopg.Error:
+                self._release_lock_quietly()
+        try:
+            if self._take_lock():
+                self.progress.log("the database restarted: build lock taken again")
+                return
+        except (DatabaseError, psycopg.Error):
+            self._release_lock_quietly()
+            return
+        self._release_lock_quietly()
+        raise BuildLockLost("the build lock was lost in a database restart and another build took it: "
+                            + describe_running_build(self.dsn) + "; this build stops")
+
+    def _release_lock_quietly(self) -> None:
+        try:
+            self._release_lock()
+        except psycopg.Error:
+            self.lock = None
+
+    # --- the build row ---------------------------------------------------------------------------------
+    def _execute(self, name: str, params: dict | None = None) -> list[dict]:
+        with connect(self.dsn, autocommit=True) as connection:
+            cursor = connection.execute(_q(name), params or {})
+            return _rows(cursor) if cursor.description else []
+
+    def _start_or_resume(self) -> tuple[dict, str | None]:
+        running = self._execute("running_build")
+        me = {"pid": os.getpid(), "hostname": socket.gethostname()}
+        if running and _owner_alive(running[0]):   # its lock was freed by a restart, it is still at work
+            raise BuildLocked(describe_running_build(self.dsn))
+        if running and self.request.restart:
+            self._execute("abandon_build", {"build_id": running[0]["id"], "error": "abandoned by --restart"})
+            self.progress.log(f"abandoned the interrupted build {running[0]['build_key']} (--restart)")
+        elif running:
+            row = running[0]
+            self._execute("resume_build", {"build_id": row["id"], **me})
+            self.progress.log(f"resuming the interrupted build {row['build_key']} from phase {row['phase']} "
+                              f"(attempt {row['attempts'] + 1}; --restart starts afresh)")
+            resumed = self._execute("build_row", {"build_id": row["id"]})[0]
+            return resumed | {"site_configs": row["site_configs"]}, row["phase"]
+        sites = {config.name: _config_path(config) for config in self.request.sites}
+        if not sites:
+            raise BuildSetupError("no sites to build")
+        inserted = self._execute("insert_build", {
+            "sites": sorted(sites), "site_configs": Jsonb(sites), "since": self.request.since,
+            "out_dir": str(self.request.out_dir.resolve()), **me,
+        })[0]
+        build_key = f"{inserted['started_at'].astimezone(UTC):%Y%m%dT%H%M%SZ}-{inserted['id']}"
+        self._execute("set_build_key", {"build_id": inserted["id"], "build_key": build_key})
+        self.progress.log(f"build {build_key} started: sites {', '.join(sorted(sites))}")
+        return self._execute("build_row", {"build_id": inserted["id"]})[0] | {"site_configs": sites}, None
+
+    def _set_phase(self, build_id: int, phase: str, report: dict) -> None:
+        self.hold_lock(now=True)
+        self._execute("set_build_phase", {"build_id": build_id, "phase": phase, "report": Jsonb(report)})
+
+    # --- phases ----------------------------------------------------------------------------------------
+    def crawl(self, build_id: int, config_paths: list[str]) -> int:
+        spec = {"configs": config_paths, "progress_seconds": CRAWL_PROGRESS_SECONDS,
+                "settings": {**BUILD_CRAWL_SETTINGS, **self.request.crawl_settings, "NEWSCORPUS_DB_DSN": self.dsn}}
+        # The spec (the DSN and any -s setting, passwords included) goes through a pipe, never the command line,
+        # which every user of the machine can read (ps).
+        command = [sys.executable, "-m", "newscorpus.builds.crawl_child"]
+        known_runs: set[int] = set()
+        with (subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               encoding="utf-8") as child,
+              self.progress.phase("crawl", "pages") as bar):
+            child.stdin.write(json.dumps(spec))
+            child.stdin.close()
+            for line in child.stdout:
+                try:
+                    self.hold_lock()
+                except BuildLockLost:
+                    child.terminate()   # a graceful stop: what was fetched is written
+                    child.communicate()
+                    raise
+                try:
+                    event = json.loads(line)
+                    sites = event["sites"]
+                except (ValueError, KeyError, TypeError):
+                    print(line, end="", file=sys.stderr)  # not ours: pass it on
+                    continue
+                runs = {s["crawl_run_id"] for s in sites.values() if s.get("crawl_run_id")} - known_runs
+                if runs:
+                    self._execute("add_build_crawl_runs", {"build_id": build_id, "ids": sorted(runs)})
+                    known_runs |= runs
+                bar.update(sum(s.get("pages", 0) for s in sites.values()),
+                           articles_new=sum(s.get("articles_new", 0) for s in sites.values()),
+                           errors=sum(s.get("fetch_errors", 0) + s.get("http_errors", 0) for s in sites.values()))
+        return child.returncode
+
+    def maintenance(self, build_id: int, sites: list[str], report: dict) -> None:
+        done = report.setdefault("maintenance", {})
+        for step in MAINTENANCE_STEPS:
+            if step.name in done and "error" not in done[step.name]:
+                continue  # finished before the crash
+            self.progress.log(f"maintenance: {step.name} ...")
+            started = datetime.now(UTC)
+            try:
+                counters = step.run(self.dsn, sites)
+            except Exception as error:  # one failed step is reported; the others and the snapshot still run
+                logger.error("maintenance step %s failed:\n%s", step.name, traceback.format_exc())
+                counters = {"error": f"{type(error).__name__}: {error}"[:500]}
+            counters.setdefault("seconds", round((datetime.now(UTC) - started).total_seconds(), 3))
+            done[step.name] = counters
+            self.progress.log(f"maintenance: {step.name}: " + ", ".join(f"{k} {v}" for k, v in counters.items()))
+            self._set_phase(build_id, "maintenance", report)
+
+    def snapshot(self, build_key: str, sites: list[str], since: date | None, out_dir: Path) -> dict:
+        with self.progress.phase("snapshot", "articles") as bar:
+            manifest = write_snapshot(self.dsn, build_key, sites, since, out_dir, bar)
+        return {"dir": str(out_dir / build_key), "rows": manifest["rows"],
+                "counts_per_site": manifest["counts_per_site"], "date_range": manifest["date_range"]}
+
+    # --- the whole build -------------------------------------------------------------------------------
+    def run(self) -> BuildOutcome:
+        try:
+            if not self._take_lock():
+                raise BuildLocked(describe_running_build(self.dsn))
+            return self._run_locked()
+        finally:
+            self._release_lock_quietly()
+
+    def _run_locked(self) -> BuildOutcome:
+        row, resumed_from = self._start_or_resume()
+        build_id, build_key = row["id"], row["build_key"]
+        sites, since, out_dir = list(row["sites"]), row["since"], Path(row["out_dir"])
+        report = dict(row["report"] or {})
+        phase = PHASES.index(row["phase"])
+        try:
+            if phase <= PHASES.index("crawl"):
+                configs = []
+                for name in sites:
+                    try:
+                        configs.append(_config_path(load_site_config(row["site_configs"][name])))
+                    except SiteConfigError as error:
+                        raise BuildSetupError(f"cannot crawl site {name!r}: {error}; "
+                                              "`newscorpus build --restart` starts a new build") from None
+                report["crawl_exit_code"] = self.crawl(build_id, configs)
+                self._set_phase(build_id, "maintenance", report)
+            if phase <= PHASES.index("maintenance"):
+                self.maintenance(build_id, sites, report)
+                self._set_phase(build_id, "snapshot", report)
+            if phase <= PHASES.index("snapshot"):
+                report["snapshot"] = self.snapshot(build_key, sites, since, out_dir)
+                self._set_phase(build_id, "done", report)
+        except BaseException as error:
+            if not isinstance(error, KeyboardInterrupt | SystemExit | BuildLockLost):  # the row is the other's
+                report["failure"] = f"{type(error).__name__}: {error}"[:1000]
+                self._finish(build_id, "failed", PHASES[phase], report, report["failure"])
+            raise
+        status = "completed_with_errors" if self._has_errors(report) else "succeeded"
+        final = self._finish(build_id, status, "done", report, None)
+        status = final["status"]
+        return BuildOutcome(build_key, status, EXIT_OK if status == "succeeded" else EXIT_FAILED, final,
+                            out_dir / build_key, resumed_from)
+
+    @staticmethod
+    def _has_errors(report: dict) -> bool:
+        return report.get("crawl_exit_code") not in (0, None) or any(
+            "error" in counters for counters in report.get("maintenance", {}).values())
+
+    def _finish(self, build_id: int, status: str, phase: str, report: dict, error: str | None) -> dict:
+        """Complete ``report`` with the crawl's counters (from crawl_runs) and store it with the status."""
+        row = self._execute("build_row", {"build_id": build_id})[0]
+        with connect(self.dsn) as connection:
+            runs = _rows(connection.execute(_q("crawl_run_counters"), {"ids": list(row["crawl_run_ids"])}))
+        maintenance = report.get("maintenance", {})
+        full = {
+            "build_id": row["build_key"], "status": status, "attempts": row["attempts"],
+            "started_at": row["started_at"].isoformat(), "finished_at": datetime.now(UTC).isoformat(),
+            "sites": list(row["sites"]), "since": row["since"].isoformat() if row["since"] else None,
+            "crawl": build_report.crawl_summary(runs),
+            "noise_lines_removed": build_report.headline(runs, maintenance, "noise_lines_removed", installed=True),
+            "duplicates": build_report.headline(runs, maintenance, "duplicates", installed=True),
+            "errors": build_report.errors_by_reason(runs, report.get("crawl_exit_code"), maintenance),
+            **report,
+        }
+        if status != "failed" and full["crawl"]["pages_fetched"] == 0 and full["errors"]:
+            # Nothing fetched and errors (network or site down): no corpus was built, whatever else ran.
+            status = full["status"] = "failed"
+            error = full["failure"] = "the crawl fetched no page: " + ", ".join(
+                f"{reason} {count}" for reason, count in full["errors"].items())
+        self._execute("finish_build", {"build_id": build_id, "status": status, "phase": phase,
+                                       "report": Jsonb(full), "error": error})
+        snapshot = full.get("snapshot")
+        if snapshot and Path(snapshot["dir"]).is_dir():
+            (Path(snapshot["dir"]) / "report.json").write_text(
+                json.dumps(full, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
+        return full
+
+
+def run_build(dsn: str, request: BuildRequest, progress: ProgressReporter | None = None) -> BuildOutcome:
+    """Run (or resume) one build; raises :class:`BuildLocked` when another build holds the lock."""
+    return BuildRun(dsn, request, progress or ProgressReporter()).run()

@@ -1,0 +1,197 @@
+"""`newscorpus articles|show|export|reextract`: read the stored corpus, or extract it again."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import date, datetime
+from pathlib import Path
+
+from newscorpus.cli.arguments import iso_date, limit
+from newscorpus.cli.database_options import add_database_options, check_site, open_database
+from newscorpus.cli.main import CommandError
+
+EXPORT_FIELDS = ("id", "site", "url", "title", "author", "published_at", "language", "body",
+                 "extraction_method", "first_seen", "last_seen")
+DUPLICATE_FIELDS = ("canonical_url", "duplicate_method", "duplicate_score")
+
+
+def register(subparsers) -> None:
+    articles = subparsers.add_parser("articles", help="list stored articles, newest first",
+                                     description="List stored articles (near-duplicates included), newest first.")
+    articles.add_argument("--site", help="only this site (a name from the sites table, e.g. demo)")
+    articles.add_argument("--since", type=iso_date, metavar="DATE",
+                          help="published (or first seen) on or after DATE (YYYY-MM-DD)")
+    articles.add_argument("--limit", type=limit, default=50, help="at most this many (default 50)")
+    add_database_options(articles)
+    articles.set_defaults(func=run_articles)
+
+    show = subparsers.add_parser(
+        "show", help="print one stored article",
+        description="Print one stored article. The body is the published text (line noise removed, as `export` "
+                    "writes it); --extracted prints the extractor's output before cleaning.")
+    show.add_argument("url", help="the article's URL, as `newscorpus articles` lists it")
+    show.add_argument("--json", action="store_true", help="as one JSON object (both bodies)")
+    show.add_argument("--extracted", action="store_true",
+                      help="print the extracted body before line-noise cleaning instead of the published one")
+    add_database_options(show)
+    show.set_defaults(func=run_show)
+
+    export = subparsers.add_parser(
+        "export", help="write the published corpus (or --all articles) to a JSONL or CSV file",
+        description="Write the published corpus (the corpus_articles view: near-duplicates left out, line noise "
+                    "removed) to a file; --all writes every stored article with its duplicate link.")
+    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="file format (default jsonl)")
+    export.add_argument("--site", help="only this site")
+    export.add_argument("--all", action="store_true",
+                        help="every stored article, near-duplicates included, with canonical_url, "
+                             "duplicate_method and duplicate_score")
+    export.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    export.add_argument("out", metavar="OUT", help="output file, or - for standard output")
+    add_database_options(export)
+    export.set_defaults(func=run_export)
+
+    again = subparsers.add_parser("reextract", help="extract the stored raw pages again (after an extractor change)")
+    again.add_argument("--site", help="only this site (default: every site)")
+    add_database_options(again)
+    again.set_defaults(func=run_reextract)
+
+
+def _fetch(dsn: str, name: str, params: dict) -> list[dict]:
+    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.named_queries import query
+
+    try:
+        with connect(dsn) as connection:
+            cursor = connection.execute(query(name), params)
+            return [dict(zip([c.name for c in cursor.description], row, strict=True)) for row in cursor]
+    except DatabaseError as error:
+        raise CommandError(str(error)) from None
+
+
+def run_articles(args) -> int:
+    dsn = open_database(args)
+    check_site(dsn, args.site)
+    rows = _fetch(dsn, "list_articles", {"site": args.site, "since": args.since, "limit": args.limit})
+    for row in rows:
+        when = (row["published_at"] or row["first_seen"]).strftime("%Y-%m-%d")
+        print(f"{when}  {row['site']:<12} {row['language'] or '-':<3} {row['body_chars']:>6}  "
+              f"{row['title'] or '(no title)'}\n{'':>12}{row['url']}")
+    print(f"{len(rows)} article(s)", file=sys.stderr)
+    return 0
+
+
+def run_show(args) -> int:
+    rows = _fetch(open_database(args), "show_article", {"url": args.url})
+    if not rows:
+        raise CommandError(f"no article stored for {args.url} (`newscorpus articles` lists the stored URLs)")
+    row = rows[0]
+    if args.json:
+        print(json.dumps(row, ensure_ascii=False, default=_json_default, indent=2))
+        return 0
+    for name in ("title", "url", "site", "author", "published_at", "language", "extraction_method",
+                 "encoding", "first_seen", "last_seen"):
+        print(f"{name}: {row[name] if row[name] is not None else '-'}")
+    if row["canonical_url"]:
+        print(f"near-duplicate of: {row['canonical_url']} ({row['duplicate_method']} "
+              f"{row['duplicate_score']:.3f}; not in the published corpus, `export --all` has it)")
+    if args.extracted:
+        print("body: as extracted, before line-noise cleaning")
+        body = row["extracted_body"]
+    elif row["cleaned"]:
+        print("body: published text (line noise removed; `export` writes this; --extracted for the extractor's)")
+        body = row["body"]
+    else:
+        print("body: as extracted (not cleaned: its site's line statistics were not ready); `export` writes this")
+        body = row["body"]
+    print()
+    print(body)
+    return 0
+
+
+def _json_default(value):
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    raise TypeError(type(value))
+
+
+def _export_target(out: str, force: bool) -> Path:
+    """The path to write, checked before the database is opened; a CommandError naming the fix otherwise."""
+    path = Path(out)
+    if path.is_dir():
+        raise CommandError(f"{out} is a directory: give a file name, e.g. {path / 'corpus.jsonl'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CommandError(f"folder {parent} does not exist: create it first (mkdir -p {parent})")
+    if path.exists() and not force:
+        raise CommandError(f"{out} exists: --force overwrites it, or give another file name")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CommandError(f"cannot write {out}: permission denied; choose a folder you can write to")
+    return path
+
+
+def run_export(args) -> int:
+    import csv
+    import tempfile
+
+    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.named_queries import query
+
+    target = None if args.out == "-" else _export_target(args.out, args.force)
+    dsn = open_database(args)
+    check_site(dsn, args.site)
+    fields = EXPORT_FIELDS + DUPLICATE_FIELDS if args.all else EXPORT_FIELDS
+    count = 0
+    partial, out = None, sys.stdout
+    try:
+        if target is not None:  # written beside the target and renamed at the end: a failed export leaves no half file
+            handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+            out = os.fdopen(handle, "w", encoding="utf-8", newline="")
+        with connect(dsn) as connection, connection.cursor(name="export_articles") as cursor:
+            cursor.execute(query("export_all_articles" if args.all else "export_corpus"), {"site": args.site})
+            writer = csv.writer(out) if args.format == "csv" else None
+            if writer:
+                writer.writerow(fields)
+            for row in cursor:
+                record = dict(zip(fields, row, strict=True))
+                if writer:
+                    writer.writerow([_json_default(v) if isinstance(v, datetime | date) else v
+                                     for v in record.values()])
+                else:
+                    out.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
+                count += 1
+        if partial is not None:
+            out.close()
+            os.replace(partial, target)
+            partial = None
+    except DatabaseError as error:
+        raise CommandError(str(error)) from None
+    except OSError as error:
+        raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from None
+    finally:
+        if partial is not None:
+            if out is not sys.stdout:
+                out.close()
+            os.unlink(partial)
+    what = "article(s), near-duplicates included" if args.all else "article(s) of the published corpus"
+    print(f"exported {count} {what} to {args.out}", file=sys.stderr)
+    return 0
+
+
+def run_reextract(args) -> int:
+    from newscorpus.cli.terminal_progress import Counter
+    from newscorpus.store.connection import DatabaseError
+    from newscorpus.store.reextraction import reextract
+
+    dsn = open_database(args)
+    check_site(dsn, args.site)
+
+    try:
+        with Counter("re-extracting", "page") as bar:
+            counts = reextract(dsn, args.site, progress=lambda c: bar.update(c["pages"], articles=c["outcome/article"]))
+    except DatabaseError as error:
+        raise CommandError(str(error)) from None
+    for name, value in sorted(counts.items()):
+        print(f"{name}: {value}")
+    return 0

@@ -1,0 +1,231 @@
+"""`newscorpus extract`, `newscorpus eval extraction` and `newscorpus train extraction`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from newscorpus.cli.arguments import json_file, name_list, positive_int
+from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.main import CommandError
+from newscorpus.cli.terminal_progress import track
+
+HTML_SUFFIXES = (".html", ".htm")
+# newscorpus.core.extraction.METHODS, written here so that building the parser does not import the extractor
+# (tests/cli/test_cli_imports.py checks the two agree).
+METHODS = ("default", "punctuation", "blocks")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    extract = subparsers.add_parser(
+        "extract", help="extract title/author/time/body of HTML files, one JSON line per file"
+    )
+    extract.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="HTML files, or folders of them")
+    extract.add_argument("--url", help="page url (single file)")
+    extract.add_argument(
+        "--manifest", action="append", default=[], help="manifest.json giving each stem's url (repeatable)"
+    )
+    extract.add_argument("--method", choices=METHODS, default="default", help="extraction method (default: default)")
+    extract.add_argument("--content-type", help="HTTP Content-Type header to decode with")
+    extract.add_argument("--output", "-o", help="write JSON lines here instead of stdout")
+    extract.set_defaults(func=run_extract)
+
+    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
+        "extraction", help="P/R/F1 of body extraction on labelled sets, optionally beside anchor tools"
+    )
+    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
+    evaluate.add_argument("--method", choices=METHODS, default="default", help="our method to score (default: default)")
+    evaluate.add_argument(
+        "--compare",
+        type=name_list,
+        default="",
+        help="comma-separated anchors: trafilatura,trafilatura_precision (both given our decoded text),"
+        "trafilatura_plain,trafilatura_bytes,trafilatura_precision_bytes,readability,gne,justext,resiliparse",
+    )
+    evaluate.add_argument("--jsonl", help="per-page results (all systems) to this JSONL file")
+    evaluate.add_argument("--floors", type=json_file,
+                          help="JSON file of per-language F1 floors; exit 1 when one is missed")
+    evaluate.add_argument(
+        "--by",
+        choices=["dataset", "site"],
+        action="append",
+        default=[],
+        help="also print F1 per dataset (every system, side by side) or our F1 per site",
+    )
+    evaluate.add_argument("--worst", type=positive_int, default=0, metavar="N", help="also list our N lowest-F1 pages")
+    evaluate.set_defaults(func=run_eval)
+
+    train = get_or_add_group(subparsers, "train", "fit a stage's model on labelled data").add_parser(
+        "extraction", help="fit block supports, PSO weights/threshold and punctuation p; write model.json"
+    )
+    train.add_argument("--data", nargs="+", required=True, metavar="DIR", help="labelled sets to fit on")
+    train.add_argument("--seed", type=int, default=20240601, help="random seed (default 20240601)")
+    train.add_argument("--output", help="model file (default: the one shipped in the package)")
+    train.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help="also report held-out F1 of the default method (its constants re-tuned on each fold's training "
+        "pages) over k folds by site (registrable domain), per set and language",
+    )
+    train.add_argument("--folds", type=positive_int, default=5, help="number of by-site folds for --cross-validate")
+    train.add_argument(
+        "--all-methods",
+        action="store_true",
+        help="with --cross-validate: also leave-one-dataset-out for the blocks and punctuation methods and the "
+        "default method",
+    )
+    train.add_argument(
+        "--no-fit", action="store_true", help="do not fit or write the block model (cross-validate only)"
+    )
+    train.set_defaults(func=run_train)
+
+
+def _html_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.iterdir() if p.suffix.lower() in HTML_SUFFIXES))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise CommandError(f"no such file or directory: {raw}")
+    return files
+
+
+def _manifest_urls(manifests: list[str]) -> dict[str, str]:
+    urls: dict[str, str] = {}
+    for raw in manifests:
+        try:
+            manifest = json.loads(Path(raw).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"cannot read manifest {raw}: {error}") from error
+        for item in manifest.get("items", []) if isinstance(manifest, dict) else []:
+            if isinstance(item, dict) and item.get("stem") and item.get("url"):
+                urls[item["stem"]] = item["url"]
+    return urls
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from newscorpus.core.extraction import extract
+
+    files = _html_files(args.paths)
+    if args.url and len(files) != 1:
+        raise CommandError("--url needs exactly one file; use --manifest for many")
+    urls = _manifest_urls(args.manifest)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        for path in files:
+            url = args.url or urls.get(path.stem)
+            result = extract(path.read_bytes(), url, content_type=args.content_type, method=args.method)
+            record = {
+                "path": str(path),
+                "url": url,
+                "title": result.title,
+                "author": result.author,
+                "authors": list(result.authors),
+                "published_at": result.published_at,
+                "modified_at": result.modified_at,
+                "site_name": result.site_name,
+                "body": result.body,
+                "language": result.language,
+                "method": result.method,
+                "confidence": round(result.confidence, 4),
+                "reason": result.reason,
+                "encoding": result.encoding,
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from newscorpus.evaluation import extraction_eval as ev
+    from newscorpus.evaluation.anchors import ANCHORS, INPUTS, load_anchor
+
+    try:
+        items = ev.load_items(args.data_dirs)
+    except ev.DatasetError as error:
+        raise CommandError(str(error)) from error
+    anchors, floors = args.compare, args.floors
+    unknown = [name for name in anchors if name not in ANCHORS]
+    if unknown:
+        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
+    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), track(items, "newscorpus", "page"))
+    ours = list(all_results)
+    rows = {"newscorpus": ev.summarise(ours)}
+    for name in anchors:
+        try:
+            system = load_anchor(name)
+        except ImportError as error:
+            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+        results = ev.run_system(name, system, track(items, name, "page"))
+        all_results.extend(results)
+        rows[name] = ev.summarise(results)
+    print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")
+    print("# F1: each set's gold convention (title + body where the gold holds the headline); body F1: body only")
+    print(ev.format_table(rows, ("zh", "en", "other", "all")))
+    print("# input: " + "; ".join(f"{name}: {INPUTS.get(name, '?')}" for name in rows))
+    for name in rows:
+        given, pages = ev.not_article_rate([r for r in all_results if r.system == name])
+        if pages:
+            print(f"# {name}: an article returned for {given} of {pages} pages that hold none (listing pages)")
+    for key in args.by:
+        if key == "dataset":
+            print("\n# F1 / body F1 per set and language (article pages)")
+            print(ev.format_per_set(all_results, list(rows)))
+            continue
+        print(f"\n# newscorpus F1 by {key}")
+        by = ev.summarise(ours, key=lambda r, k=key: getattr(r, k))
+        for group, summary in sorted(by.items()):
+            print(
+                f"{group:<40}{summary.pages:>5}  F1 {summary.f1:.3f}  P {summary.precision:.3f}  R {summary.recall:.3f}"
+            )
+    if args.worst:
+        print(f"\n# newscorpus: {args.worst} lowest-F1 pages")
+        for r in ev.worst_pages(ours, args.worst):
+            print(f"{r.f1:.3f}  P {r.precision:.2f} R {r.recall:.2f}  {r.dataset}/{r.stem[:16]}  {r.url or r.site}")
+    if args.jsonl:
+        ev.write_jsonl(all_results, args.jsonl)
+    if floors is not None:
+        failures = ev.check_floors(rows["newscorpus"], floors, ours)
+        for failure in failures:
+            print(f"FLOOR MISSED {failure}", file=sys.stderr)
+        if failures:
+            return 1
+        print("floors: all met")
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from newscorpus.core.extraction import training
+    from newscorpus.evaluation import extraction_eval as ev
+
+    try:
+        items = ev.load_items(args.data)
+    except ev.DatasetError as error:
+        raise CommandError(str(error)) from error
+    if not args.no_fit:
+        model = training.fit_model(items, seed=args.seed, data_dirs=args.data)
+        path = Path(args.output) if args.output else training.DEFAULT_MODEL_PATH
+        training.save_model(model, path)
+        print(
+            f"wrote {path}: train F1 blocks {model['fit']['blocks_f1']:.3f}, punctuation p={model['punctuation_p']:.3f}"
+        )
+    if args.cross_validate:
+        print(f"# default method, constants re-tuned per fold: {args.folds} folds by site (seed {args.seed})")
+        for line in ev.cross_validate_default(ev.site_folds(items, args.folds, args.seed)):
+            print(line, flush=True)
+        if args.all_methods:
+            for line in ev.cross_validate(items, seed=args.seed):
+                print(line)
+            print("# default method, constants re-tuned per fold: leave one dataset out")
+            for line in ev.cross_validate_default(ev.dataset_folds(items)):
+                print(line)
+    return 0

@@ -1,0 +1,175 @@
+"""`newscorpus eval siteaware` (per-site F1 of the site-aware cascade vs the generic extractor vs anchors) and
+`newscorpus templates` (the stored site templates with hit and repair counts)."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from newscorpus.cli.arguments import name_list, positive_int
+from newscorpus.cli.database_options import add_database_options, open_database, site_names
+from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.main import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
+        "siteaware",
+        help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling region -> generic) vs generic "
+        "and anchors",
+    )
+    evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
+    evaluate.add_argument("--compare", type=name_list, default="",
+                          help="comma-separated anchors, e.g. trafilatura,readability")
+    evaluate.add_argument("--min-pages", type=positive_int, default=2, help="sites with at least this many pages")
+    evaluate.add_argument(
+        "--repair-experiment",
+        action="store_true",
+        help="relay half of each site's pages (body class renamed, nested one level deeper); count repairs",
+    )
+    evaluate.add_argument(
+        "--held-out",
+        action="store_true",
+        help="fit the thresholds leave-one-site-out over the threshold grid and score each held-out site (slow)",
+    )
+    evaluate.add_argument(
+        "--speed",
+        type=int,
+        nargs="?",
+        const=5,
+        metavar="ROUNDS",
+        help="pages/s cold and with templates warm, generic vs cascade, best of ROUNDS (default 5)",
+    )
+    evaluate.add_argument(
+        "--time-cap", action="store_true", help="seconds per generated huge page: generic vs the cascade, capped or not"
+    )
+    evaluate.set_defaults(func=run_eval_siteaware)
+
+    templates = subparsers.add_parser("templates", help="site templates (site-aware extraction) with hit/repair counts")
+    templates.add_argument("--site", help="one site: its name (e.g. demo) or a host without www.")
+    templates.add_argument("--json", action="store_true", help="print each template in full, one JSON line each")
+    add_database_options(templates)
+    templates.set_defaults(func=run_templates)
+
+
+def template_hosts(dsn: str, site: str | None) -> list[str | None]:
+    """The template keys (hosts without www.) ``--site`` names: a stored site's hosts, or a host as given."""
+    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.named_queries import query
+
+    if site is None:
+        return [None]
+    try:
+        with connect(dsn) as connection:
+            if site not in site_names(dsn):
+                known = connection.execute(query("has_site_templates", filename="site_templates.sql"),
+                                           {"site": site}).fetchone()
+                if known is None and "." not in site:  # a host may have no template yet; a name must exist
+                    names = ", ".join(site_names(dsn)) or "none yet"
+                    raise CommandError(f"no site or template host named {site!r} (sites: {names}); "
+                                       "give a site name or a host without www.")
+                return [site]
+            return sorted(row[0] for row in connection.execute(query("site_hosts"), {"site": site}) if row[0])
+    except DatabaseError as error:
+        raise CommandError(str(error)) from None
+
+
+def run_templates(args: argparse.Namespace) -> int:
+    import json
+
+    from newscorpus.store.site_aware import SiteTemplateStore
+
+    dsn = open_database(args)
+    store = SiteTemplateStore(dsn)
+    rows = [row for host in template_hosts(dsn, args.site) for row in store.list(host)]
+    if args.json:
+        for row in rows:
+            print(json.dumps(row.template.to_dict() | {"hits": row.hits, "repairs": row.repairs}, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("no templates" + (f" for {args.site}" if args.site else ""))
+        return 0
+    print(f"{'site':<28}{'type':<9}{'source':<9}{'hits':>7}{'repairs':>9}  fields: XPath queue")
+    for row in rows:
+        fields = "; ".join(f"{name}: {' | '.join(f.xpaths)}" for name, f in row.template.fields.items())
+        print(f"{row.site:<28}{row.page_type:<9}{row.source:<9}{row.hits:>7}{row.repairs:>9}  {fields}")
+    return 0
+
+
+def run_eval_siteaware(args: argparse.Namespace) -> int:
+    from newscorpus.evaluation import extraction_eval as ev
+    from newscorpus.evaluation import site_aware_eval as sa
+    from newscorpus.evaluation.anchors import ANCHORS, load_anchor
+
+    try:
+        items = ev.load_items(args.data_dirs)
+    except ev.DatasetError as error:
+        raise CommandError(str(error)) from error
+    if args.speed is not None and args.speed < 1:
+        raise CommandError(f"--speed ROUNDS must be at least 1, not {args.speed}")
+    names = args.compare
+    unknown = [name for name in names if name not in ANCHORS]
+    if unknown:
+        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
+    anchors = {}
+    for name in names:
+        try:
+            anchors[name] = load_anchor(name)
+        except ImportError as error:
+            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+    sites = sa.load_pages(sa.multi_page_sites(items, args.min_pages))
+    if not sites:
+        raise CommandError(f"no site with {args.min_pages} or more pages")
+    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} on {platform.node()} ({platform.machine()}, {platform.processor()})")
+    print(f"# {sum(len(p) for p in sites.values())} pages on {len(sites)} sites from {', '.join(args.data_dirs)}")
+    rows, seconds = sa.evaluate_sites(sites, anchors)
+    systems = ["generic", "cascade", "cascade_loo", *anchors]
+    print(f"| site | pages | {' | '.join(systems)} | cascade methods |")
+    print("|---|---:|" + "---:|" * len(systems) + "---|")
+    for row in rows:
+        methods = ", ".join(f"{m} {n}" for m, n in sorted(row.methods.items()))
+        cells = " | ".join(f"{row.f1[s]:.3f}" for s in systems)
+        print(f"| {row.site} | {row.pages} | {cells} | {methods} |")
+    pages = sum(r.pages for r in rows)
+    site_mean = " | ".join(f"{sum(r.f1[s] for r in rows) / len(rows):.3f}" for s in systems)
+    page_mean = " | ".join(f"{sum(r.f1[s] * r.pages for r in rows) / pages:.3f}" for s in systems)
+    print(f"| mean over sites | {pages} | {site_mean} | |")
+    print(f"| mean over pages | {pages} | {page_mean} | |")
+    worse = [r.site for r in rows if r.f1["cascade"] < r.f1["generic"] - 1e-9]
+    print(f"# sites where the cascade (in order) is below generic: {worse or 'none'}")
+    for row in rows:
+        if row.articles < row.pages:
+            cells = ", ".join(f"{s} {row.f1_articles[s]:.3f}" for s in systems)
+            print(f"# {row.site} without its {row.pages - row.articles} 'no article' gold page(s): {cells}")
+    print("# pages/s (whole run, cold state): " + ", ".join(f"{k} {pages / v:.1f}" for k, v in seconds.items() if v))
+    speed = sa.warm_speed(sites)
+    if speed:
+        print(
+            f"# pages/s with templates warm ({speed['pages']} pages of sites with a template, best of 3): "
+            f"generic {speed['generic']:.1f}, cascade {speed['cascade_warm']:.1f}"
+        )
+    if args.speed is not None:
+        print()
+        print(*sa.speed_lines(sites, args.speed), sep="\n")
+    if args.held_out:
+        print("\n# held-out thresholds: each site scored with the grid combination best on the other sites")
+        print(*sa.held_out_lines(sites, sa.THRESHOLD_GRID), sep="\n")
+    if args.time_cap:
+        print("\n# time cap: CPU seconds per generated page, best of 3")
+        print(*sa.time_cap_lines(sa.TIME_CAP_SIZES), sep="\n")
+    if args.repair_experiment:
+        print("\n# repair experiment: first half of each site's pages fed as is, second half relaid")
+        print(
+            "| site | learned | changed | template XPath | stale XPath hits | repairs | repaired XPath | "
+            "methods | F1 before change | F1 changed: cascade | generic | template without repair |"
+        )
+        print("|---|---:|---:|---|---:|---:|---|---|---:|---:|---:|---:|")
+        for r in sa.repair_experiment(sites):
+            methods = ", ".join(f"{m} {n}" for m, n in sorted(r.methods.items()))
+            print(
+                f"| {r.site} | {r.learned} | {r.changed} | `{r.template_xpath}` | {r.stale_xpath_hits} | {r.repairs} | "
+                f"{', '.join(f'`{x}`' for x in r.repaired_xpaths) or '-'} | {methods} | {r.f1_original:.3f} | "
+                f"{r.f1_changed_cascade:.3f} | {r.f1_changed_generic:.3f} | {r.f1_changed_no_repair:.3f} |"
+            )
+    return 0

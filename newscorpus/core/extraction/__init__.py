@@ -1,0 +1,251 @@
+"""Body extraction: title, author, time and main text of a news page, never raising on any input."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from newscorpus.core.decoding import decode_html
+from newscorpus.core.extraction import blocks as blocks_method
+from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import punctuation as punctuation_method
+from newscorpus.core.extraction.language import detect_language
+from newscorpus.core.extraction.line_kinds import line_kinds
+from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata
+from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.page_kind import article_marked, is_listing
+
+__all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
+
+log = logging.getLogger(__name__)
+
+METHODS = ("default", "punctuation", "blocks")
+REASONS = ("empty", "not_html", "no_body", "listing_page", "too_large", "decode_error", "timeout")
+
+# A page is "not HTML" when its first 1 KB has this share of control bytes (binary formats);
+# text pages have none besides tab/CR/LF.
+_SNIFF_BYTES = 1024
+MAX_CONTROL_SHARE = 0.1
+# A body shorter than this many non-space characters is not an article (a caption, a teaser).
+# 20 CJK characters is about one sentence; set from the shortest gold bodies in the dev data.
+MIN_BODY_CHARS = 20
+# Share of anchor text above which a page without a long body is a listing (section/home page).
+LISTING_LINK_SHARE = 0.5
+
+
+@dataclass
+class Extraction:
+    title: str | None
+    author: str | None
+    published_at: str | None  # ISO 8601 string when found (date or datetime), else None
+    body: str  # paragraphs separated by "\n"; "" when no article
+    language: str | None  # "zh", "en", ... of the body
+    method: str | None  # which method produced the body
+    confidence: float  # 0..1
+    reason: str | None  # None when there is an article, else one of REASONS
+    encoding: str | None  # from decoding (None when given str)
+    # Metadata (newscorpus/core/extraction/metadata.py); kept on failures too: a listing's JSON-LD date is its date.
+    authors: tuple[str, ...] = ()
+    modified_at: str | None = None
+    site_name: str | None = None
+    line_kinds: str | None = None  # one character per body line: its markup (line_kinds.py); None = unknown
+
+    @property
+    def is_article(self) -> bool:
+        return self.reason is None
+
+    @classmethod
+    def failure(cls, reason: str, encoding: str | None = None, method: str | None = None) -> Extraction:
+        """No article, for ``reason`` (one of REASONS)."""
+        return cls(None, None, None, "", None, method, 0.0, reason, encoding)
+
+    def with_metadata(self, meta: Metadata) -> Extraction:
+        """This result with the page's title, authors, dates and site name."""
+        self.title, self.author, self.published_at = meta.title, meta.author, meta.published_at
+        self.authors, self.modified_at, self.site_name = meta.authors, meta.modified_at, meta.site_name
+        return self
+
+
+# Pages larger than this (bytes or characters) are not extracted: reason too_large.
+MAX_PAGE_BYTES = 20_000_000
+
+
+def looks_binary(data: bytes) -> bool:
+    head = data[:_SNIFF_BYTES]
+    if not head:
+        return False
+    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
+    return controls / len(head) > MAX_CONTROL_SHARE
+
+
+# Confidence: share of the page's non-link text that the body holds, blended with a length term that
+# saturates at 1,000 characters (a full news story); a plain heuristic, not calibrated probabilities.
+FULL_BODY_CHARS = 1000
+
+
+def body_chars(body: str) -> int:
+    """Characters of a body, spaces and line breaks not counted (what MIN_BODY_CHARS and the confidence see)."""
+    return len(body) - body.count(" ") - body.count("\n")
+
+
+def no_body_reason(total_chars: int, link_chars: int) -> str:
+    """Why a page whose body is under MIN_BODY_CHARS has no article: a listing when links are most of its text."""
+    return "listing_page" if total_chars and link_chars / total_chars > LISTING_LINK_SHARE else "no_body"
+
+
+def confidence(body_chars: int, total_chars: int, link_chars: int) -> float:
+    content = max(total_chars - link_chars, 1)
+    share = min(body_chars / content, 1.0)
+    length = min(body_chars / FULL_BODY_CHARS, 1.0)
+    return round(0.5 * share + 0.5 * length, 4)
+
+
+def page_lines(blocks: list) -> list[str]:
+    lines: list[str] = []
+    for block in blocks:
+        if block.text:
+            lines.extend(block.text.split("\n"))
+    return lines
+
+
+class _Budget:
+    def __init__(self, max_seconds: float) -> None:
+        self.deadline = time.perf_counter() + max_seconds
+
+    def exceeded(self) -> bool:
+        return time.perf_counter() > self.deadline
+
+
+def extract(
+    html: bytes | str,
+    url: str | None = None,
+    *,
+    content_type: str | None = None,
+    method: str = "default",
+    max_seconds: float = 5.0,
+    max_bytes: int = MAX_PAGE_BYTES,
+    model: blocks_method.BlockModel | None = None,
+) -> Extraction:
+    """Extract the article of one page. Never raises: failures come back with a `reason`.
+
+    `model` overrides the shipped block model (cross-validation passes a model fitted without the page).
+    """
+    try:
+        return _extract(html, url, content_type, method, max_seconds, max_bytes, model)
+    except Exception:  # noqa: BLE001 - the contract is "never raises"; log and report no body
+        log.exception("extraction failed for %s", url)
+        return Extraction.failure("no_body", method=method)
+
+
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page decoded, parsed, cleaned and cut into blocks: what every method (and the site-aware cascade)
+    reads."""
+
+    root: object  # the cleaned lxml tree
+    blocks: list[Block]
+    head: Metadata  # read before cleaning (it removes <head>)
+    encoding: str | None  # from decoding (None when given str)
+    marked_article: bool = False  # og:type / JSON-LD say "article" (read before cleaning)
+
+
+@dataclass(frozen=True)
+class PageFailure:
+    reason: str  # one of REASONS
+    encoding: str | None
+
+
+def prepare_page(html: bytes | str | None, content_type: str | None = None, max_bytes: int = MAX_PAGE_BYTES,
+                 budget: _Budget | None = None, url: str | None = None) -> PreparedPage | PageFailure:
+    """Decode (header, meta, detection), parse, read the head, clean and cut into blocks; or why not."""
+    if html is None or len(html) == 0:
+        return PageFailure("empty", None)
+    encoding: str | None = None
+    if isinstance(html, bytes | bytearray):
+        if len(html) > max_bytes:
+            return PageFailure("too_large", None)
+        if looks_binary(bytes(html)):
+            return PageFailure("not_html", None)
+        decoded = decode_html(bytes(html), content_type)
+        text, encoding = decoded.text, decoded.encoding
+    elif isinstance(html, str):
+        if len(html) > max_bytes:
+            return PageFailure("too_large", None)
+        text = html
+    else:
+        return PageFailure("not_html", None)
+    if not text.strip():
+        return PageFailure("empty", encoding)
+    if "<" not in text[: _SNIFF_BYTES * 64]:
+        return PageFailure("not_html", encoding)
+    root = parse_html(text)
+    if root is None:
+        return PageFailure("not_html", encoding)
+    if budget is not None and budget.exceeded():
+        return PageFailure("timeout", encoding)
+    head = head_metadata(root, url, html_text=text)
+    marked = article_marked(root)
+    clean_tree(root)
+    blocks = build_blocks(root)
+    if budget is not None and budget.exceeded():
+        return PageFailure("timeout", encoding)
+    return PreparedPage(root, blocks, head, encoding, marked)
+
+
+def _extract(
+    html: bytes | str,
+    url: str | None,
+    content_type: str | None,
+    method: str,
+    max_seconds: float,
+    max_bytes: int,
+    model: blocks_method.BlockModel | None,
+) -> Extraction:
+    if method not in METHODS:
+        raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
+    budget = _Budget(max_seconds)
+    page = prepare_page(html, content_type, max_bytes, budget, url)
+    if isinstance(page, PageFailure):
+        return Extraction.failure(page.reason, page.encoding, method)
+    blocks, head, encoding = page.blocks, page.head, page.encoding
+
+    model = model or blocks_method.load_model()
+    headline_found = False
+    if method == "punctuation":
+        lines = punctuation_method.select_lines(blocks, model.punctuation_p)
+    elif method == "blocks":
+        lines = blocks_method.select_blocks(blocks, model)
+    else:
+        choice = default_method.choose_region(blocks, titles=head.titles)
+        lines = choice.lines
+        headline_found = choice.headline is not None
+    body = "\n".join(lines)
+    chars = body_chars(body)
+    total_chars = sum(block.chars for block in blocks)
+    link_chars = sum(block.link_chars for block in blocks)
+    if chars < MIN_BODY_CHARS:
+        failure = Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
+        return failure.with_metadata(byline_metadata(page_lines(blocks), head, lines or None))
+    if method == "default" and is_listing(page.marked_article, headline_found, chars, total_chars, link_chars):
+        # A body that is a sliver of a link-heavy page stating no article: a list page (page_kind.py).
+        failure = Extraction.failure("listing_page", encoding, method)
+        return failure.with_metadata(byline_metadata(page_lines(blocks), head, lines))
+    if budget.exceeded():
+        return Extraction.failure("timeout", encoding, method)
+    meta = byline_metadata(page_lines(blocks), head, lines)
+    return Extraction(
+        title=meta.title,
+        author=meta.author,
+        published_at=meta.published_at,
+        authors=meta.authors,
+        modified_at=meta.modified_at,
+        site_name=meta.site_name,
+        body=body,
+        language=detect_language(body),
+        method=method,
+        confidence=confidence(chars, total_chars, link_chars),
+        reason=None,
+        encoding=encoding,
+        line_kinds=line_kinds(body, blocks),
+    )

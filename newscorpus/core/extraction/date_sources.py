@@ -1,0 +1,258 @@
+"""Where a page states its dates, as candidates named by source: meta tags, JSON-LD, microdata, <time>, elements
+whose class names a date, byline lines near the headline and after the body, the URL, and htmldate as the last
+resort. Each is labelled published, modified or unlabelled (by its key or the words before it). `choose_dates`
+takes them in the order measured to be most precise (constants below) and keeps the page's own calendar day.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from newscorpus.core.extraction.dates import calendar_day, parse_date, parse_month, url_date, utc_stated
+from newscorpus.core.extraction.markup import PageMarkup, article_objects, text_of
+
+PUBLISHED_META = (
+    "article:published_time", "og:article:published_time", "og:published_time", "published_time",
+    "article:published", "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
+    "parsely-pub-date", "sailthru.date", "dc.date.issued", "dcterms.issued", "dcterms.created", "dc.date.created",
+    "citation_publication_date", "citation_date", "originalpublicationdate", "article.published", "date.publish",
+    "article_date_original", "datecreated", "weibo:article:create_at", "publishtime", "pubtime", "release_date",
+    "date", "dc.date", "dcterms.date", "created", "og:pubdate", "cxenseparse:recs:publishtime", "article.created",
+    "bt:pubdate", "eomportal-lastupdate",
+)  # fmt: skip
+MODIFIED_META = (
+    "article:modified_time", "og:article:modified_time", "og:updated_time", "datemodified", "modified_time",
+    "last-modified", "lastmod", "dcterms.modified", "dc.date.modified", "article.updated", "revised",
+    "weibo:article:update_at", "updated_time",
+)  # fmt: skip
+# Meta names of a site's own making that hold the publication date, and those that hold another date.
+CUSTOM_PUBLISHED_META = re.compile(r"publi|pub_?date|pubtime|release|issued|created|^date$|[-_:.]date$|_time$")
+CUSTOM_OTHER_META = re.compile(r"modif|updat|revis|expir|valid|birth|copyright|event|start|end|last|crawl|index|"
+                               r"embargo|review|print|search|google|og:|twitter:")
+# Labels in front of a date in bylines (zh and en, and the common European ones). A modification label makes
+# the date a modified date; a publication label marks it as the article's.
+MODIFIED_LABEL = re.compile(
+    r"updated|modified|last\s+edit|revised|更新|修改|修订|aktualisiert|mis\s+à\s+jour|actualizado|aggiornato",
+    re.IGNORECASE,
+)
+PUBLISHED_LABEL = re.compile(
+    r"publi[sc]|posted|written|created|date[ds]?\b|on\s*$|发布|发表|时间|日期|刊发|写于|张贴|出版|稿|"
+    r"veröffentlicht|publié|publicado|pubblicato|gepubliceerd",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class DateCandidate:
+    source: str  # "jsonld", "meta", "itemprop", "time", "marked", "line", "url"
+    value: str  # ISO 8601 as parse_date returns it
+    kind: str  # "published", "modified" or "unlabelled"
+
+
+def _attribute_or_text(element, today: date | None) -> str | None:
+    for name in ("datetime", "content", "title", "data-date", "data-time", "data-timestamp"):
+        value = element.get(name)
+        if value:
+            found = parse_date(value, today)
+            if found:
+                return found
+    return parse_date(text_of(element, 200), today)
+
+
+def markup_dates(markup: PageMarkup, today: date | None = None) -> list[DateCandidate]:
+    """Dates the markup states, each source's first published and first modified value."""
+    found: list[DateCandidate] = []
+    for key, kind in (("datePublished", "published"), ("dateCreated", "published"), ("dateModified", "modified")):
+        for item in article_objects(markup):
+            value = item.get(key)
+            parsed = parse_date(value, today) if isinstance(value, str) else None
+            if parsed:
+                found.append(DateCandidate("jsonld", parsed, kind))
+                break
+    for names, kind in ((PUBLISHED_META, "published"), (MODIFIED_META, "modified")):
+        for name in names:
+            parsed = next((p for p in (parse_date(v, today) for v in markup.meta.get(name, ())) if p), None)
+            if parsed:
+                found.append(DateCandidate("meta", parsed, kind))
+                break
+    if not any(candidate.source == "meta" and candidate.kind == "published" for candidate in found):
+        for name, values in markup.meta.items():  # a site's own meta name: "w-published-date", "published"
+            if CUSTOM_PUBLISHED_META.search(name) and not CUSTOM_OTHER_META.search(name):
+                parsed = next((p for p in (parse_date(v, today) for v in values) if p), None)
+                if parsed:
+                    found.append(DateCandidate("meta", parsed, "published"))
+                    break
+    for wanted, kind in (("datepublished", "published"), ("datecreated", "published"), ("datemodified", "modified")):
+        for prop, element in markup.itemprops:
+            if prop == wanted:
+                parsed = _attribute_or_text(element, today)
+                if parsed:
+                    found.append(DateCandidate("itemprop", parsed, kind))
+                    break
+    for source, elements in (("time", markup.times), ("marked", markup.date_marked)):
+        for element in elements:
+            parsed = _attribute_or_text(element, today)
+            if parsed:
+                found.append(DateCandidate(source, parsed, _label_kind(_label_text(element))))
+                break
+    return found
+
+
+def _label_text(element) -> str:
+    """Where a date's label sits: the element's class/itemprop, the text just before it (the previous sibling, or
+    the parent's leading text) and its own first words."""
+    parts = [element.get("class") or "", element.get("itemprop") or ""]
+    previous = element.getprevious()
+    if previous is not None:
+        parts += [text_of(previous, 40), previous.tail or ""]
+    elif element.getparent() is not None:
+        parts.append(element.getparent().text or "")
+    parts.append(text_of(element, 60))
+    return " ".join(parts)
+
+
+def _label_kind(text: str) -> str:
+    if MODIFIED_LABEL.search(text):
+        return "modified"
+    return "published" if PUBLISHED_LABEL.search(text) else "unlabelled"
+
+
+def line_dates(lines: list[str], today: date | None = None, source: str = "line") -> list[DateCandidate]:
+    """Dates in byline-looking lines (short lines), in order; a label alone on a line takes the next line's date."""
+    found: list[DateCandidate] = []
+    for index, line in enumerate(lines):
+        parsed = parse_date(line, today)
+        label = line
+        if parsed is None and len(line) <= 12 and index + 1 < len(lines) and _label_kind(line) != "unlabelled":
+            parsed = parse_date(lines[index + 1], today)
+        if parsed is None:
+            continue
+        position = _date_position(line)
+        found.append(DateCandidate(source, parsed, _label_kind(label[:position] if position else label)))
+    return found
+
+
+def month_candidates(lines: list[str], today: date | None = None) -> list[DateCandidate]:
+    """The first month-precision date ("YYYY-MM") in the lines, for pages that state no day at all."""
+    for line in lines:
+        month = parse_month(line, today)
+        if month:
+            return [DateCandidate("month", month, "published")]
+    return []
+
+
+def _date_position(line: str) -> int:
+    match = re.search(r"\d{4}|\d{1,2}[./-]\d{1,2}", line)
+    return match.start() if match else 0
+
+
+def url_candidates(url: str | None, today: date | None = None) -> list[DateCandidate]:
+    found = url_date(url, today)
+    return [DateCandidate("url", found, "published")] if found else []
+
+
+def htmldate_candidate(html_text: str | None, url: str | None) -> list[DateCandidate]:
+    """htmldate's publication date for a page where none of our sources found one (it re-parses the page: ~7 ms,
+    so it runs only there). Its extensive search reads dates in scripts and free text that our sources skip."""
+    if not html_text:
+        return []
+    try:
+        from htmldate import find_date
+    except ImportError:  # not installed: the fallback is skipped
+        return []
+    try:
+        found = find_date(html_text, url=url, original_date=True, extensive_search=False)
+    except Exception:  # noqa: BLE001 - a third-party parser failing on a hostile page answers nothing
+        return []
+    parsed = parse_date(found) if found else None
+    if not parsed or parsed[5:10] == "01-01":  # htmldate's answer for a page where it found only a year
+        return []
+    return [DateCandidate("htmldate", parsed, "published")]
+
+
+def same_day(first: str | None, second: str | None) -> bool:
+    return first is not None and calendar_day(first) == calendar_day(second)
+
+
+# Sources in the order of their measured precision where they answer (wcxb_train + zh_web_content_69, 536 dated
+# pages, 2026-11-24): meta .95, JSON-LD .86, microdata .84; visible: <time> .84, byline lines .94, date-classed
+# elements .77. Taking the visible ones source by source in this order gave .865 exact on wcxb_train against
+# .853 / .861 for marked-first / line-first orders.
+STRUCTURED_SOURCES = ("meta", "jsonld", "itemprop")
+VISIBLE_SOURCES = ("time", "line", "marked")  # precision .84, .94, .77 (as above); in this order .865 exact
+
+
+@dataclass(frozen=True)
+class PageDates:
+    published: str | None
+    modified: str | None
+    source: str | None  # where the published date came from
+
+
+def _first(candidates: list[DateCandidate], sources: tuple[str, ...], kinds: tuple[str, ...]) -> DateCandidate | None:
+    for source in sources:
+        for candidate in candidates:
+            if candidate.source == source and candidate.kind in kinds:
+                return candidate
+    return None
+
+
+_LOCAL_OFFSET = re.compile(r"T\d{2}:\d{2}:\d{2}[+-](?!00:00)\d{2}:\d{2}$")
+
+
+def _local_time(candidates: list[DateCandidate], utc_value: str) -> DateCandidate | None:
+    """A publication time the page states with its own (non-UTC) offset, in any source: first one that is the
+    same instant as `utc_value` (the page's clock restating the UTC stamp), else the first one."""
+    local = [c for c in candidates if c.kind != "modified" and _LOCAL_OFFSET.search(c.value)]
+    instant = _instant(utc_value)
+    return next((c for c in local if instant is not None and _instant(c.value) == instant), None) or \
+        (local[0] if local else None)
+
+
+def _instant(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value) if len(value) > 10 else None
+    except ValueError:
+        return None
+
+
+def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str, ...] = STRUCTURED_SOURCES,
+                 visible_sources: tuple[str, ...] = VISIBLE_SOURCES) -> PageDates:
+    """The publication and modification dates from all candidates.
+
+    Order: the structured publication date; else the visible one (each visible source's published-labelled date,
+    else its unlabelled one); else the URL's, the date after the body, htmldate's, a month, and last the
+    modification date (the page states nothing else; .57 exact where used). Two corrections: a structured date
+    equal to the modified date (a build stamp) yields to an earlier visible date (+6 pages net on wcxb_train); a
+    UTC stamp one day off a time the page states with its own offset takes the page's time (Yoast-style meta in
+    UTC above a local <time>; on wcxb_train its 2 pages are also fixed by the first rule, and it loses none; the
+    looser form, any visible date one day off, lost 2 pages where the gold follows the UTC day). The local time
+    taken is the one that is the same instant as the UTC stamp when there is one (Yoast's JSON-LD states the UTC
+    wall time with the site's offset: coolshell.cn, 27 of 499 posts a day off before; eval metadata unchanged).
+    """
+    structured = _first(candidates, structured_sources, ("published",))
+    visible = next((c for source in visible_sources for c in (_first(candidates, (source,), ("published",)) or
+                                                              _first(candidates, (source,), ("unlabelled",)),) if c),
+                   None)
+    modified = _first(candidates, STRUCTURED_SOURCES + VISIBLE_SOURCES + ("tail",), ("modified",))
+    chosen = structured
+    if structured is not None and visible is not None:
+        apart = (calendar_day(structured.value) - calendar_day(visible.value)).days
+        local = _local_time(candidates, structured.value) if utc_stated(structured.value) else None
+        if local is not None and abs((calendar_day(structured.value) - calendar_day(local.value)).days) == 1:
+            chosen = local
+        elif modified is not None and same_day(structured.value, modified.value) and apart > 0:
+            chosen = visible
+    if chosen is None:
+        chosen = visible or _first(candidates, ("url",), ("published",)) or \
+            _first(candidates, ("tail",), ("published", "unlabelled"))
+    if chosen is None:
+        chosen = _first(candidates, ("htmldate",), ("published",))
+    if chosen is None and modified is None:
+        chosen = _first(candidates, ("month",), ("published",))
+    source = chosen.source if chosen else None
+    if chosen is None and modified is not None:
+        chosen, source = modified, "modified"
+    return PageDates(chosen.value if chosen else None, modified.value if modified else None, source)

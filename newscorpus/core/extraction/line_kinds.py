@@ -1,0 +1,81 @@
+"""What markup each line of an extracted body came from, for the stages after extraction (line noise keeps code
+and headings): one character per body line (``body.split("\\n")``), in order.
+
+``c`` code (a <pre>/<code> block, or a block inside a code highlighter), ``h`` heading (<h1>-<h6>), ``l`` a line of
+links (most of its block's text is anchor text), ``p`` anything else (a line not found among the page's blocks
+too).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
+
+CODE = "c"
+HEADING = "h"
+LINKS = "l"
+PROSE = "p"
+KINDS = (CODE, HEADING, LINKS, PROSE)
+CODE_TAGS = frozenset({"pre", "code"})
+# Code highlighters that lay code out in divs or tables (SyntaxHighlighter, highlight.js, Prettify, Enlighter).
+_CODE_CLASS = re.compile(r"(?:^|\s)(?:syntaxhighlighter|highlight|hljs|prettyprint|enlighter\w*|code)(?:\s|$)",
+                         re.IGNORECASE)
+# A line whose block is at least this share anchor text is a line of links (the share where the default
+# method's link-density rules start to distrust a block: LISTING_LINK_SHARE of newscorpus.core.extraction).
+LINK_LINE_SHARE = 0.5
+# A paragraph that is (nearly) all inline <code> is a code line (`<p><code>return 0;</code></p>`); a sentence that
+# names a function in <code> is prose. 0.8: a line of code with a label ("Output:") still counts.
+INLINE_CODE_SHARE = 0.8
+
+
+def _inline_code_chars(block: Block) -> int:
+    """Non-space characters of the block's own inline <code>/<kbd>/<tt> children."""
+    chars = 0
+    for child in block.element.iterchildren():
+        if isinstance(child.tag, str) and child.tag in ("code", "kbd", "tt", "samp"):
+            chars += sum(len(part) for text in child.itertext() for part in text.split())
+    return chars
+
+
+def _block_kind(blocks: list[Block], index: int) -> str:
+    block = blocks[index]
+    if block.tag in HEADING_TAGS:
+        return HEADING
+    node, steps = index, 0
+    while node >= 0 and steps < 8:  # the block or a near enclosing block is code
+        element = blocks[node].element
+        if blocks[node].tag in CODE_TAGS or _CODE_CLASS.search(element.get("class") or ""):
+            return CODE
+        node, steps = blocks[node].parent, steps + 1
+    if block.chars and _inline_code_chars(block) >= INLINE_CODE_SHARE * block.chars:
+        return CODE
+    if block.chars and block.link_chars >= LINK_LINE_SHARE * block.chars:
+        return LINKS
+    return PROSE
+
+
+def line_kinds(body: str, blocks: list[Block]) -> str:
+    """The kind of each line of ``body`` (lines matched to the page's blocks in document order; a line found
+    only earlier, or nowhere, takes the first block holding it, or ``p``)."""
+    holders: dict[str, list[int]] = {}
+    for index, block in enumerate(blocks):
+        if block.text:
+            for line in block.text.split("\n"):
+                holders.setdefault(line, []).append(index)
+    kinds: list[str] = []
+    position = 0
+    cache: dict[int, str] = {}
+    for line in body.split("\n"):
+        found = holders.get(line)
+        if not found:
+            kinds.append(PROSE)
+            continue
+        at = bisect_left(found, position)
+        index = found[at] if at < len(found) else found[0]
+        position = max(position, index)
+        if index not in cache:
+            cache[index] = _block_kind(blocks, index)
+        kinds.append(cache[index])
+    return "".join(kinds)

@@ -1,0 +1,194 @@
+"""64-bit simhash fingerprints of article bodies, their signed-bigint form and pigeonhole lookup keys.
+
+Features are weighted words (`\\w+` words for non-Chinese, CJK character bigrams for Chinese), not the
+`simhash` package's default 4-character shingles. Stopwords are left out and the weight grows with the log
+of the count, so frequent function words no longer dominate long bodies (the cause of most simhash false
+positives in ../shared/data/dedup/README.md). Chinese uses character bigrams rather than jieba words so
+the whole body need not be segmented (jieba runs at ~100 bodies/s, the stage budget is 300 docs/s).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from functools import cache
+
+import numpy as np
+
+from newscorpus.core.body_text import BMP_SIZE, CJK_CODES, CJK_COUNT, CJK_RANK, BodyText, CrcMemo
+from newscorpus.core.keywords import keyword_test, load_stopwords
+
+FINGERPRINT_BITS = 64
+SIGNED_OFFSET = 1 << 63  # Postgres bigint is signed: stored = unsigned - 2**63 (keeps the order)
+# Weight cap of a feature (the simhash package's fast-path cutoff, kept when we replaced the package).
+MAX_FEATURE_WEIGHT = 50
+# Features kept per body, the most frequent first: bounds the cost on long bodies; the most frequent 256
+# carry the fingerprint of a near-exact copy.
+MAX_FEATURES = 256
+_MIX_1, _MIX_2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+# Weight of a feature counted n times, looked up for n < 4096 (a feature counted more often is weighted as it comes).
+_WEIGHTS = np.array([0] + [min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(n))) for n in range(1, 4096)], dtype=np.int64)
+
+# A word, or a CJK bigram's key: rank of its first character * CJK_COUNT + rank of the second (fits 32 bits, which
+# sort 2x faster than the 64-bit code point pairs; ranks follow code points, so keys keep the pairs' order).
+Feature = str | int
+
+
+def simhash_features(normalized_body: str, lang: str) -> dict[str, int]:
+    """Weighted features of a normalised body (see `keywords.normalize_text`): weight 1 + log2(count)."""
+    features, counts = top_features(BodyText.of(normalized_body), lang)
+    return dict(zip(map(_feature_text, features), _weights(counts).tolist(), strict=True))
+
+
+def _weights(counts: list[int]) -> np.ndarray:
+    counted = np.array(counts, dtype=np.int64)
+    weights = _WEIGHTS[np.minimum(counted, len(_WEIGHTS) - 1)]
+    for i in np.flatnonzero(counted >= len(_WEIGHTS)).tolist():
+        weights[i] = min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(counts[i])))
+    return weights
+
+
+def _feature_text(feature: Feature) -> str:
+    if isinstance(feature, str):
+        return feature
+    first, second = divmod(feature, CJK_COUNT)
+    return chr(CJK_CODES[first]) + chr(CJK_CODES[second])
+
+
+def top_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int]]:
+    """The MAX_FEATURES most frequent features and their counts, ties in order of first appearance (the order of
+    `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words."""
+    if lang == "zh":
+        keys, key_counts = _top_cjk_bigrams(body.cjk_codes)
+        features, counts = keys.tolist(), key_counts.tolist()
+        words, keep = body.latin_words, keyword_test("en")
+    else:
+        features, counts = [], []
+        words, keep = body.words, keyword_test(lang)
+    word_counts = Counter(words)
+    kept = list(filter(keep, word_counts))
+    features += kept
+    counts += map(word_counts.__getitem__, kept)
+    if len(features) > 1:  # a stable sort, as most_common's nlargest
+        order = sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:MAX_FEATURES]
+        features, counts = [features[i] for i in order], [counts[i] for i in order]
+    return features, counts
+
+
+@cache
+def _stop_chars() -> np.ndarray:
+    """Single-character Chinese stopwords, as a lookup table over the BMP (the CJK ranges lie in it)."""
+    table = np.zeros(BMP_SIZE, dtype=bool)
+    table[[ord(w) for w in load_stopwords("zh") if len(w) == 1 and ord(w) < BMP_SIZE]] = True
+    return table
+
+
+def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keys and counts of the MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out
+    (numpy: a Counter over a 4000-character body costs more than the rest of the fingerprint)."""
+    stop = _stop_chars()[codes]
+    keep = ~(stop[:-1] & stop[1:])  # bigrams across a CJK run boundary are kept: harmless noise
+    ranks = CJK_RANK[codes]
+    keys = np.sort((ranks[:-1] * np.uint32(CJK_COUNT) + ranks[1:])[keep])
+    if not len(keys):
+        return keys, np.zeros(0, dtype=np.intp)
+    firsts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    counts = np.diff(firsts, append=len(keys))
+    top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
+    return keys[firsts[top]], counts[top]
+
+
+_FEATURE_CRCS = CrcMemo(_feature_text)
+
+
+def feature_hashes(features: list[Feature]) -> np.ndarray:
+    """Stable 64-bit hashes of features: two CRC-32s (seeds 0 and 1) of the feature's text through the splitmix64
+    finaliser. The simhash package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs
+    ~0.03 ms with the CRCs remembered, and is the same in every process (unlike Python's `hash`)."""
+    mixed = _FEATURE_CRCS.pairs(features)
+    mixed ^= mixed >> np.uint64(30)
+    mixed *= _MIX_1
+    mixed ^= mixed >> np.uint64(27)
+    mixed *= _MIX_2
+    mixed ^= mixed >> np.uint64(31)
+    return mixed
+
+
+def fingerprint(features: dict[str, int]) -> int:
+    """Unsigned 64-bit simhash of weighted features (Charikar 2002: bit i is set when the weights of the
+    features whose hash has bit i set outweigh the others); callers skip bodies too short to fingerprint."""
+    return _vote(feature_hashes(list(features)), np.fromiter(features.values(), dtype=np.int64, count=len(features)))
+
+
+def body_fingerprint(body: BodyText, lang: str) -> int | None:
+    """`fingerprint(simhash_features(...))` of a body without spelling out its features; None when it has none."""
+    features, counts = top_features(body, lang)
+    return _vote(feature_hashes(features), _weights(counts)) if features else None
+
+
+def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:
+    if not len(hashes):
+        return 0
+    bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    votes = 2 * (weights @ bits.astype(np.int64)) - weights.sum()  # Σ ±weight: + where the hash has the bit
+    return int.from_bytes(np.packbits(votes > 0, bitorder="little").tobytes(), "little")
+
+
+def hamming_distance(a: int, b: int) -> int:
+    return (a ^ b).bit_count()
+
+
+def to_signed(unsigned: int) -> int:
+    """Unsigned 64-bit value → Postgres bigint (order-preserving offset)."""
+    if not 0 <= unsigned < 1 << 64:
+        raise ValueError(f"not an unsigned 64-bit value: {unsigned}")
+    return unsigned - SIGNED_OFFSET
+
+
+def to_unsigned(signed: int) -> int:
+    if not -SIGNED_OFFSET <= signed < SIGNED_OFFSET:
+        raise ValueError(f"not a signed 64-bit value: {signed}")
+    return signed + SIGNED_OFFSET
+
+
+# Pigeonhole keys by pairs of blocks (Manku, Jain, Das Sarma 2007, "Detecting near-duplicates for web crawling",
+# §3: more tables, longer keys): up to this distance the fingerprint is cut into d + 2 blocks and a key is a pair of
+# them (C(d + 2, 2) keys of ~128 / (d + 2) bits: d = 3 gives 10 keys of 25-26 bits, a chance match per key and
+# stored article of 2^-25.6 instead of 2^-16, so a random 250k index answers ~0.04 rows per document instead of ~16,
+# each a random read of the article's wide features row: pages read per lookup grew linearly with the index, 680 of
+# 852 buffer reads per batch of 64 at 250k, docs/dedup_results.md, round 4). Past 4 the pairs would be ≥ 21 keys
+# per article (block rows and advisory locks): the single blocks (d + 1 keys) are kept there.
+PAIRED_BLOCKS_MAX_DISTANCE = 4
+_PAIR_KEY_TAG = 1 << 56  # pair keys: tag | pair index << 48 | the two blocks' bits; single-block keys stay < 2^36
+
+
+@cache
+def block_bounds(max_distance: int) -> tuple[tuple[int, int], ...]:
+    """(shift, width) of the blocks covering the 64 bits, the first ones one bit wider: max_distance + 2 blocks
+    (keys are pairs of them) up to PAIRED_BLOCKS_MAX_DISTANCE, else max_distance + 1 (keys are single blocks)."""
+    if not 1 <= max_distance <= 15:
+        raise ValueError(f"simhash max_distance must be in 1..15, got {max_distance}")
+    blocks = max_distance + (2 if max_distance <= PAIRED_BLOCKS_MAX_DISTANCE else 1)
+    widths = [FINGERPRINT_BITS // blocks + (1 if i < FINGERPRINT_BITS % blocks else 0) for i in range(blocks)]
+    shifts = [sum(widths[i + 1 :]) for i in range(blocks)]
+    return tuple(zip(shifts, widths, strict=True))
+
+
+def block_keys(unsigned: int, max_distance: int) -> list[int]:
+    """Pigeonhole lookup keys: two fingerprints within `max_distance` bits share at least one key.
+
+    Up to PAIRED_BLOCKS_MAX_DISTANCE: d + 2 blocks, of which two fingerprints within d bits differ in at most d, so
+    they agree on at least two: key (i, j) = tag | (pair number << 48) | (block i << width j) | block j, for each pair
+    i < j in order. Above: d + 1 blocks, they agree on at least one: key i = (block index << 32) | block value.
+    One bigint column (or one key table) with a btree index serves every key; a lookup is one equality probe per
+    key, whatever the corpus size.
+    """
+    bounds = block_bounds(max_distance)
+    values = [(unsigned >> shift) & ((1 << width) - 1) for shift, width in bounds]
+    if max_distance > PAIRED_BLOCKS_MAX_DISTANCE:
+        return [(i << 32) | value for i, value in enumerate(values)]
+    keys = []
+    for i in range(len(bounds)):
+        for j in range(i + 1, len(bounds)):
+            keys.append(_PAIR_KEY_TAG | (len(keys) << 48) | (values[i] << bounds[j][1]) | values[j])
+    return keys

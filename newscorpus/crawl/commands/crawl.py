@@ -1,0 +1,69 @@
+"""`scrapy crawl`, checking the site config, the database and Redis (when set) before the reactor starts, so
+that a missing config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback.
+A crawl that could not save every page it fetched (the database away for too long) exits with code 1."""
+
+from __future__ import annotations
+
+import sys
+
+from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+
+from newscorpus.crawl.database import DATABASE_UNAVAILABLE
+from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
+from newscorpus.crawl.site_config import SiteConfigError, adhoc_site_config, load_site_config
+from newscorpus.store.connection import DatabaseError, connect
+
+
+def resume_hint(jobdir: str | None) -> str:
+    """What a person who stopped a crawl (Ctrl-C) can do next (issue 19)."""
+    kept = (f"the request queue in {jobdir} is kept too" if jobdir else
+            "add -s JOBDIR=DIR to keep the request queue across runs as well")
+    return ("crawl stopped before the end (Ctrl-C or a stop signal); run the same command again to continue: "
+            f"articles already stored are not fetched again; {kept}")
+
+
+class Command(ScrapyCrawlCommand):
+    crawler = None
+
+    def run(self, args, opts) -> None:
+        if args and args[0] == "site":
+            try:
+                self.check_site_arguments(opts.spargs)
+                self.check_database()
+                self.check_redis()
+            except (SiteConfigError, DatabaseError, RedisSettingError) as error:
+                print(f"scrapy crawl site: error: {error}", file=sys.stderr)
+                self.exitcode = 2
+                return
+        super().run(args, opts)
+        stats = self.crawler.stats if self.crawler is not None else None
+        if stats is not None and stats.get_value("finish_reason") == "shutdown":
+            print(resume_hint(self.settings.get("JOBDIR")), file=sys.stderr)
+        if stats is not None and (stats.get_value("newscorpus/storage/pages_unsaved")
+                                  or stats.get_value("finish_reason") == DATABASE_UNAVAILABLE):
+            self.exitcode = 1
+
+    def _create_crawler(self, spidercls):
+        self.crawler = super()._create_crawler(spidercls)
+        return self.crawler
+
+    def check_site_arguments(self, spider_arguments: dict) -> None:
+        site, url = spider_arguments.get("site"), spider_arguments.get("url")
+        if site and url:
+            raise SiteConfigError("give either -a site=NAME or -a url=URL, not both")
+        if site:
+            load_site_config(site, self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
+        elif url:
+            adhoc_site_config(url)
+        else:
+            raise SiteConfigError("the site spider needs -a site=NAME (newscorpus/crawl/sites/NAME.toml) or -a url=URL")
+
+    def check_redis(self) -> None:
+        url = self.settings.get("NEWSCORPUS_REDIS_URL")
+        if url:
+            checked_redis_client(url).close()
+
+    def check_database(self) -> None:
+        dsn = self.settings.get("NEWSCORPUS_DB_DSN")
+        if dsn:  # the embedded server is started (and checked) when the crawl opens
+            connect(dsn).close()

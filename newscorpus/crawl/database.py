@@ -1,0 +1,138 @@
+"""The crawl's database, as a Scrapy extension: opened once (embedded or DSN, migrated), shared by the stages.
+
+When Postgres stays away longer than the retry window (newscorpus.store.retry), the crawl stops cleanly with the
+finish reason ``database_unavailable``: every page fetched but not saved is named in one log line, counted
+(``newscorpus/storage/pages_unsaved``), and left unseen for the next run, which fetches it again (a JOBDIR
+keeps its crash marker, newscorpus.crawl.jobdir_guard; a Redis run is finished, newscorpus.crawl.distributed.worker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.utils.defer import deferred_from_coro
+
+from migrations.runner import migrate
+from newscorpus.store.connection import DatabaseError, connect, error_line, redact_dsn, resolve_dsn
+from newscorpus.store.corpus_store import CorpusWriter
+from newscorpus.store.retry import RETRYABLE, RetryPolicy, configure
+
+logger = logging.getLogger(__name__)
+
+DATABASE_UNAVAILABLE = "database_unavailable"  # the finish reason of a crawl stopped by a database outage
+
+
+def migrate_database(dsn: str) -> list[str]:
+    with connect(dsn) as connection:
+        return [f"{m.version:04d}_{m.name}" for m in migrate(connection)]
+
+
+class CrawlDatabase:
+    """Owns the crawl's connection: stages call :meth:`record`; pages and articles are written in batches."""
+
+    def __init__(self, crawler: Crawler, dsn: str | None, data_dir: str, batch_size: int, retry_attempts: int = 8):
+        if batch_size < 1:
+            raise ValueError(f"NEWSCORPUS_STORAGE_BATCH_SIZE must be >= 1, not {batch_size}")
+        if retry_attempts < 1:
+            raise ValueError(f"NEWSCORPUS_DB_RETRY_ATTEMPTS must be >= 1, not {retry_attempts}")
+        configure(RetryPolicy(attempts=retry_attempts))
+        self.crawler = crawler
+        self.configured_dsn = dsn
+        self.data_dir = data_dir
+        self.batch_size = batch_size
+        self.writer: CorpusWriter | None = None
+        self.dsn: str | None = None     # the resolved DSN, set by open()
+        self.crawl_run_id: int | None = None
+        self.unsaved: set[str] = set()  # URLs of items a database outage kept from being saved
+        self.stopping = False
+        self._open_lock = asyncio.Lock()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CrawlDatabase:
+        settings = crawler.settings
+        extension = cls(
+            crawler,
+            dsn=settings.get("NEWSCORPUS_DB_DSN"),
+            data_dir=settings.get("NEWSCORPUS_DB_DATA_DIR"),
+            batch_size=settings.getint("NEWSCORPUS_STORAGE_BATCH_SIZE"),
+            retry_attempts=settings.getint("NEWSCORPUS_DB_RETRY_ATTEMPTS"),
+        )
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(extension.item_error, signal=signals.item_error)
+        return extension
+
+    @staticmethod
+    def of(crawler: Crawler) -> CrawlDatabase:
+        database = crawler.get_extension(CrawlDatabase)
+        if database is None:
+            raise RuntimeError("newscorpus.crawl.database.CrawlDatabase is not in EXTENSIONS")
+        return database
+
+    async def open(self, site: str) -> None:
+        async with self._open_lock:
+            if self.writer is not None:
+                return
+            try:
+                dsn = await asyncio.to_thread(resolve_dsn, self.configured_dsn, self.data_dir)
+                applied = await asyncio.to_thread(migrate_database, dsn)
+            except DatabaseError as error:
+                logger.error("%s", error)
+                raise
+            logger.info("database %s ready (migrations applied now: %s)", redact_dsn(dsn), applied or "none")
+            self.dsn = dsn
+            writer = CorpusWriter(dsn, batch_size=self.batch_size)
+            self.crawl_run_id = await writer.start_crawl_run(site)
+            self.writer = writer
+
+    async def record(self, item, *, with_article: bool) -> None:
+        if self.writer is None:
+            raise RuntimeError("CrawlDatabase.record before open")
+        await self.writer.add(item, self.crawl_run_id, with_article=with_article)
+
+    def item_error(self, item, response, spider, failure) -> None:
+        """A stage failed on ``item``: when the database is away past the retry window, the page is not saved
+        (one line, its URL and the reason; the log formatter leaves out the traceback) and the crawl stops."""
+        if not failure.check(*RETRYABLE):
+            return
+        url = getattr(item, "url", None) or getattr(response, "url", "?")
+        if url not in self.unsaved and (self.writer is None or url not in self.writer.unsaved):  # logged once
+            logger.error("not saved, the database is unavailable (%s): %s", error_line(failure.value), url)
+        self.unsaved.add(url)
+        self.stop_for_outage()
+
+    def stop_for_outage(self) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        logger.error("the database has been unavailable for longer than the retry window: stopping the crawl; the "
+                     "pages not saved are counted (newscorpus/storage/pages_unsaved) and fetched by the next run")
+        deferred_from_coro(self.crawler.engine.close_spider_async(reason=DATABASE_UNAVAILABLE))
+
+    async def spider_closed(self, spider, reason: str) -> None:
+        writer, self.writer = self.writer, None
+        if writer is None:
+            return
+        stats = self.crawler.stats
+        await writer.close()  # a batch it could not write is in writer.unsaved
+        unsaved = self.unsaved | writer.unsaved
+        if unsaved:
+            reason = DATABASE_UNAVAILABLE  # also when only the last batch failed, after the crawl had finished
+            stats.set_value("newscorpus/storage/pages_unsaved", len(unsaved))
+            stats.set_value("finish_reason", reason)
+            logger.error("%d fetched page(s) not saved because the database was unavailable; the next run fetches "
+                         "them again", len(unsaved))
+        for name, value in writer.counters.items():
+            stats.set_value(f"newscorpus/storage/{name}", value)
+        counters = {
+            key: (value.isoformat() if isinstance(value, datetime) else value)
+            for key, value in stats.get_stats().items()
+        }
+        try:
+            await writer.finish_crawl_run(self.crawl_run_id, reason, counters)
+            await writer.close()
+        except Exception as error:  # the pages are written; a missing run summary must not fail the crawl
+            logger.warning("could not record the crawl run summary: %s", error_line(error))

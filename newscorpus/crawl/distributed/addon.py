@@ -1,0 +1,19 @@
+"""The add-on that switches a crawl to the shared Redis frontier when ``NEWSCORPUS_REDIS_URL`` is set.
+
+Add-ons see the final settings (``-s NEWSCORPUS_REDIS_URL=...`` included) before any component is built, so
+``scrapy crawl site`` and in-process crawls switch the same way; without the setting nothing changes."""
+
+from __future__ import annotations
+
+from newscorpus.crawl.distributed.worker import RunWorker
+
+
+class RedisFrontier:
+    def update_settings(self, settings) -> None:
+        if not settings.get("NEWSCORPUS_REDIS_URL"):
+            return
+        settings.set("SCHEDULER", "newscorpus.crawl.distributed.scheduler.RunScheduler", priority="addon")
+        settings.set("DUPEFILTER_CLASS", "newscorpus.crawl.distributed.dupefilter.RunDupeFilter", priority="addon")
+        settings.set("SCHEDULER_PERSIST", True, priority="addon")
+        settings.set("REDIS_URL", settings.get("NEWSCORPUS_REDIS_URL"), priority="addon")
+        settings.set_in_component_priority_dict("EXTENSIONS", RunWorker, 10)

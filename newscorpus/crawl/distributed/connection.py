@@ -1,0 +1,39 @@
+"""The Redis client of a distributed crawl, built from settings in one function (and checked to answer)."""
+
+from __future__ import annotations
+
+import redis
+from scrapy.exceptions import NotConfigured
+from scrapy_redis import defaults
+from scrapy_redis.connection import get_redis
+
+from newscorpus.store.connection import redact
+
+
+class RedisSettingError(ValueError):
+    """NEWSCORPUS_REDIS_URL cannot be used; the message names the setting and hides any password."""
+
+
+def redis_client(url: str) -> redis.Redis:
+    """A client for ``url`` with scrapy-redis's connection defaults (timeouts, retry on timeout)."""
+    try:
+        return get_redis(url=url, **defaults.REDIS_PARAMS)
+    except ValueError as error:
+        raise RedisSettingError(f"NEWSCORPUS_REDIS_URL {redact(url)!r} is not a Redis URL: {error}") from None
+
+
+def checked_redis_client(url: str) -> redis.Redis:
+    """:func:`redis_client`, after a PING: an unreachable server is one clear error, not a later traceback."""
+    client = redis_client(url)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        raise RedisSettingError(f"NEWSCORPUS_REDIS_URL: cannot reach Redis at {redact(url)}: {error}") from None
+    return client
+
+
+def redis_from_settings(settings) -> redis.Redis:
+    url = settings.get("NEWSCORPUS_REDIS_URL")
+    if not url:
+        raise NotConfigured("NEWSCORPUS_REDIS_URL is not set: plain Scrapy scheduler")
+    return checked_redis_client(url)

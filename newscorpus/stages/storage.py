@@ -1,0 +1,23 @@
+"""Storage stage: the page and its article go to Postgres, in batches (see newscorpus.store.corpus_store)."""
+
+from __future__ import annotations
+
+from newscorpus.crawl.database import CrawlDatabase
+
+
+class StoragePipeline:
+    def __init__(self, crawler, database: CrawlDatabase):
+        self.crawler = crawler
+        self.database = database
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler, CrawlDatabase.of(crawler))
+
+    async def open_spider(self) -> None:
+        await self.database.open(self.crawler.spider.site_config.name)
+
+    async def process_item(self, item):
+        await self.database.record(item, with_article=item.outcome == "article")
+        self.crawler.stats.inc_value("newscorpus/storage/articles_sent")
+        return item

@@ -1,0 +1,226 @@
+"""Line-noise statistics in Postgres (queries in line_noise.sql): count an article's lines in one round trip,
+re-clean a site's stored articles with the current statistics, report and allow-list noise lines."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import psycopg
+
+from newscorpus.core.line_noise import (
+    LineNoiseConfig,
+    article_hashes,
+    clean_body,
+    is_text,
+    line_hash,
+    normalise_line,
+)
+from newscorpus.store.connection import connect, connect_async
+from newscorpus.store.named_queries import query
+from newscorpus.store.retry import retry_async
+
+logger = logging.getLogger(__name__)
+
+SQL_FILE = "line_noise.sql"
+# A sample text is kept for lines seen in this many articles (single lines are body text, not noise).
+SAMPLE_MIN_ARTICLES = 2
+CLEAN_BATCH_ROWS = 200      # articles updated per transaction by a re-clean
+# The stage's connection does not wait for the WAL flush at each commit: 4.3 -> 1.8 ms per article on the
+# dev VM (benchmarks/line_noise_throughput.py). Each article's counts and its ledger row commit together,
+# so a server crash can only lose the last few articles' counts whole; they are counted on the next crawl.
+STAGE_SESSION = "SET synchronous_commit = off"
+
+
+def _query(name: str) -> str:
+    return query(name, filename=SQL_FILE)
+
+
+@dataclass(frozen=True)
+class ArticleCounts:
+    articles_seen: int                   # RC before this article (its site's RC when it was counted before)
+    counts: dict[uuid.UUID, int]         # LC of each of its lines, itself included
+    allowed: frozenset[uuid.UUID]        # its lines on the site's allow-list
+    status: str                          # "new", "unchanged" (not counted again), "changed" (counts moved)
+    pruned: int                          # lines pruned from the site's table by this call
+
+
+def count_params(site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID], samples: Sequence[str],
+                 config: LineNoiseConfig, kinds: str | None = None) -> dict:
+    """Parameters of ``count_article``: hashes distinct and sorted (every writer locks rows in this order);
+    ``kinds``: the body's line kinds (kept for re-cleaning; None: unknown)."""
+    pairs = sorted(dict(zip(hashes, samples, strict=True)).items(), key=lambda pair: pair[0].bytes)
+    return {
+        "site_id": site_id, "url": url, "body_hash": body_hash, "kinds": kinds,
+        "hashes": [digest for digest, _ in pairs], "samples": [sample.replace("\x00", "") for _, sample in pairs],
+        "prune_interval": config.prune_interval, "prune_divisor": config.prune_divisor,
+        "sample_min": SAMPLE_MIN_ARTICLES,
+    }
+
+
+def _article_counts(params: dict, row: tuple) -> ArticleCounts:
+    articles_seen, counts, allowed, status, pruned = row
+    hashes = params["hashes"]
+    return ArticleCounts(
+        int(articles_seen), dict(zip(hashes, counts, strict=True)),
+        frozenset(digest for digest, flag in zip(hashes, allowed, strict=True) if flag), status, pruned,
+    )
+
+
+class LineNoiseStore:
+    """The stage's asynchronous access: one connection, one round trip (and transaction) per article."""
+
+    def __init__(self, dsn: str, config: LineNoiseConfig):
+        self.dsn = dsn
+        self.config = config
+        self._connection: psycopg.AsyncConnection | None = None
+        self.retries = 0  # calls repeated after a lost connection (newscorpus.store.retry)
+
+    async def count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
+                            samples: Sequence[str], kinds: str | None = None) -> ArticleCounts:
+        """Retried with back-off while the server is away: counting an article again is idempotent."""
+        async def drop_connection(error: Exception) -> None:
+            self.retries += 1
+            await self.close()
+
+        return await retry_async(lambda: self._count_article(site_id, url, body_hash, hashes, samples, kinds),
+                                 f"counting the lines of {url[:200]}", on_retry=drop_connection)
+
+    async def _count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
+                             samples: Sequence[str], kinds: str | None) -> ArticleCounts:
+        if self._connection is None or self._connection.closed:
+            self._connection = await connect_async(self.dsn, autocommit=True)
+            await self._connection.execute(STAGE_SESSION)
+        params = count_params(site_id, url, body_hash, hashes, samples, self.config, kinds)
+        row = await (await self._connection.execute(_query("count_article"), params)).fetchone()
+        return _article_counts(params, row)
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()
+            self._connection = None
+
+
+def count_article(connection: psycopg.Connection, site_id: int, url: str, body_hash: str,
+                  hashes: Sequence[uuid.UUID], samples: Sequence[str], config: LineNoiseConfig) -> ArticleCounts:
+    """The same as :meth:`LineNoiseStore.count_article` on a synchronous autocommit connection."""
+    params = count_params(site_id, url, body_hash, hashes, samples, config)
+    return _article_counts(params, connection.execute(_query("count_article"), params).fetchone())
+
+
+def site_statistics(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig):
+    """(RC, LC of the lines that can be noise, allow-listed hashes) of one site."""
+    row = connection.execute("SELECT articles_seen FROM site_line_stats WHERE site_id = %s", (site_id,)).fetchone()
+    articles_seen = row[0] if row else 0
+    counts = dict(connection.execute(_query("frequent_lines"),
+                                     {"site_id": site_id, "min_articles": max(2, config.min_articles)}).fetchall())
+    allowed = {row[0] for row in connection.execute(_query("allowed_lines"), {"site_id": site_id})}
+    return articles_seen, counts, allowed
+
+
+def reclean(dsn: str, site: str | None, config: LineNoiseConfig, *, count_missing: bool = True,
+            cleaned_before: int | None = None, progress: Callable[[Counter], None] | None = None) -> Counter:
+    """Clean a site's (or every site's) stored articles again with its current statistics.
+
+    ``count_missing`` first counts stored articles whose body was never counted (crawled with the stage off,
+    or re-extracted since). ``cleaned_before`` limits the work to articles cleaned with fewer articles of
+    statistics (the cold-start re-clean after warm-up), on sites that have reached that many.
+    """
+    totals: Counter = Counter()
+    with connect(dsn, autocommit=True) as connection:
+        sites = connection.execute(_query("sites_with_articles"), {"site": site}).fetchall()
+        for site_id, _name in sites:
+            if count_missing:
+                _count_stored(connection, site_id, config, totals)
+            articles_seen, counts, allowed = site_statistics(connection, site_id, config)
+            if cleaned_before is not None and articles_seen < cleaned_before:
+                continue
+            totals["sites"] += 1
+            after_id = 0
+            while True:
+                rows = connection.execute(_query("articles_to_clean"), {
+                    "site_id": site_id, "after_id": after_id, "before": cleaned_before, "limit": CLEAN_BATCH_ROWS,
+                }).fetchall()
+                if not rows:
+                    break
+                after_id = rows[-1][0]
+                _write_clean(connection, [_cleaned_row(article_id, body, kinds, articles_seen, counts, allowed,
+                                                       config, totals) for article_id, body, kinds in rows])
+                if progress:
+                    progress(totals)
+    return totals
+
+
+def _count_stored(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig, totals: Counter) -> None:
+    rows = connection.execute(_query("articles_to_count"), {"site_id": site_id}).fetchall()
+    for url, body, body_hash in rows:
+        hashes, samples = article_hashes(body)
+        result = count_article(connection, site_id, url, body_hash, hashes, samples, config)
+        totals[f"counted_{result.status}"] += 1
+
+
+def _cleaned_row(article_id: int, body: str, kinds: str | None, articles_seen: int, counts: dict, allowed: set,
+                 config: LineNoiseConfig, totals: Counter) -> dict:
+    """The article cleaned again; a body left with no text is stored empty (corpus_articles leaves it out)."""
+    cleaning = clean_body(body, counts, articles_seen, config, allowed, kinds=kinds)
+    text = cleaning.body if is_text(cleaning.body) else ""
+    totals["articles"] += 1
+    totals["lines_removed"] += len(cleaning.removed)
+    totals["articles_changed"] += bool(cleaning.removed)
+    totals["articles_empty"] += not text
+    return {"id": article_id, "clean_body": text, "noise_lines": len(cleaning.removed),
+            "noise_hashes": cleaning.noise_hashes, "articles_seen": articles_seen}
+
+
+def _write_clean(connection: psycopg.Connection, updates: list[dict]) -> None:
+    if updates:
+        with connection.transaction(), connection.cursor() as cursor:
+            cursor.executemany(_query("set_clean_body"), sorted(updates, key=lambda row: row["id"]))
+
+
+def site_id_of(connection: psycopg.Connection, site: str) -> int | None:
+    row = connection.execute(_query("site_by_name"), {"site": site}).fetchone()
+    return row[0] if row else None
+
+
+def noise_report(connection: psycopg.Connection, site_id: int, limit: int) -> list[dict]:
+    cursor = connection.execute(_query("noise_report"), {"site_id": site_id, "limit": limit})
+    names = [column.name for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor]
+
+
+def parse_line_ref(value: str) -> tuple[uuid.UUID, str | None]:
+    """A line named by its hash (32 hex digits or UUID form), or by its text (then hashed normalised)."""
+    try:
+        return uuid.UUID(value.strip()), None
+    except ValueError:
+        normalised = normalise_line(value)
+        if not normalised:
+            raise ValueError(f"{value!r} has no text left after normalisation") from None
+        return line_hash(normalised), value.strip()
+
+
+def allow_line(connection: psycopg.Connection, site_id: int, digest: uuid.UUID, sample: str | None) -> None:
+    if sample is None:
+        row = connection.execute(_query("line_sample"), {"site_id": site_id, "line_hash": digest}).fetchone()
+        sample = row[0] if row else None
+    connection.execute(_query("allow_line"), {"site_id": site_id, "line_hash": digest, "sample": sample})
+
+
+def table_sizes(connection: psycopg.Connection) -> dict:
+    cursor = connection.execute(_query("table_sizes"))
+    return dict(zip([column.name for column in cursor.description], cursor.fetchone(), strict=True))
+
+
+def reclean_step(dsn: str, sites: list[str]) -> dict:
+    """Build maintenance (newscorpus.builds.maintenance): the cold-start re-clean of every build site whose line
+    statistics have matured (reached the warm-up count) since its first articles were cleaned."""
+    config = LineNoiseConfig()
+    totals: Counter = Counter()
+    for site in sites:
+        totals.update(reclean(dsn, site, config, cleaned_before=config.warmup))
+    return {"sites_recleaned": totals["sites"], "articles_recleaned": totals["articles"],
+            "articles_changed": totals["articles_changed"], "noise_lines_removed": totals["lines_removed"]}
