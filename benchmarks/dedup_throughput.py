@@ -173,7 +173,7 @@ def forget_measured(connection, indexed: int) -> None:
 
 
 def measure_stream(connection, docs: list[dict], layout: str, config: DedupConfig, batch_size: int) -> dict:
-    from newscorpus.store.near_duplicate_index import source_hash
+    from newscorpus.core.text import source_hash
     from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
 
     backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]

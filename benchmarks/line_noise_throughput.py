@@ -22,7 +22,7 @@ from psycopg.conninfo import make_conninfo
 
 from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body
-from newscorpus.store.corpus_store import body_hash
+from newscorpus.core.text import body_hash
 from newscorpus.store.line_noise import LineNoiseStore, table_sizes
 
 BOILERPLATE_PER_SITE = 12     # footer, share prompts, editor line, related-links headers ...

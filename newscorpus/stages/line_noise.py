@@ -11,9 +11,9 @@ import logging
 from scrapy.exceptions import NotConfigured
 
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body, is_text
+from newscorpus.core.text import body_hash, without_nul
 from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.crawl.outcomes import EmptyAfterCleaning
-from newscorpus.store.corpus_store import body_hash, without_nul
 from newscorpus.store.line_noise import LineNoiseStore, reclean
 
 logger = logging.getLogger(__name__)

@@ -27,10 +27,9 @@ import psycopg
 from scrapy.exceptions import NotConfigured
 
 from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features_batch
+from newscorpus.core.text import source_hash, without_nul
 from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.store.connection import DatabaseUnavailableError, connect
-from newscorpus.store.corpus_store import without_nul
-from newscorpus.store.near_duplicate_index import source_hash
 from newscorpus.store.near_duplicate_records import ArticleToRecord, DedupOutcome, record_articles
 from newscorpus.store.retry import retry_sync
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import psycopg
 
+from newscorpus.core.text import body_hash, without_nul
 from newscorpus.crawl.items import PageItem
 from newscorpus.store.article_metadata import metadata_columns
 from newscorpus.store.connection import DatabaseUnavailableError, connect_async, error_line
@@ -26,17 +27,8 @@ def content_hash(raw_body: bytes) -> str:
     return hashlib.sha256(raw_body).hexdigest()
 
 
-def body_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 # Text fields of an item that without_nul strips before they are stored: the page's first, then the article's.
 NUL_CHECKED_FIELDS = ("content_type", "outcome_detail", "title", "author", "body", "clean_body")
-
-
-def without_nul(text: str | None) -> str | None:
-    """Postgres text cannot hold NUL characters."""
-    return text.replace("\x00", "") if text else text
 
 
 def page_row(item: PageItem, site_id: int, crawl_run_id: int | None) -> dict:

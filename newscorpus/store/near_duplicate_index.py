@@ -41,11 +41,6 @@ def dedup_sql(name: str) -> str:
     return query(name, filename="near_duplicates.sql")
 
 
-def source_hash(title: str | None, body: str) -> str:
-    """What the stage fed the detector: a re-crawl with the same hash changes nothing."""
-    return hashlib.sha256(f"{title or ''}\x00{body}".encode()).hexdigest()
-
-
 def _lock_key(kind: str, value: object) -> int:
     digest = hashlib.blake2b(_LOCK_NAMESPACE + f"{kind}:{value}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)

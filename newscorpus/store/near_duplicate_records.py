@@ -47,7 +47,7 @@ from newscorpus.store.near_duplicate_index import (
 class ArticleToRecord:
     url: str
     site_id: int
-    text_hash: str  # dedup_index_store.source_hash of the title and body: the same text again is "unchanged"
+    text_hash: str  # core.text.source_hash of the title and body: the same text again is "unchanged"
     features: DocumentFeatures
 
 

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 
 from newscorpus.core.extraction import extract
+from newscorpus.core.text import without_nul
 from newscorpus.crawl.items import PageItem
 from newscorpus.store.connection import connect
-from newscorpus.store.corpus_store import article_row, without_nul
+from newscorpus.store.corpus_store import article_row
 from newscorpus.store.named_queries import query
 
 logger = logging.getLogger(__name__)

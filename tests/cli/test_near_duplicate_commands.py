@@ -8,7 +8,7 @@ import pytest
 from migrations.runner import migrate
 from newscorpus.cli.main import main
 from newscorpus.core.near_duplicate import DedupConfig, build_features
-from newscorpus.store.near_duplicate_index import source_hash
+from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import record_article
 from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
 

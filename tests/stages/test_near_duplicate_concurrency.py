@@ -14,7 +14,7 @@ import pytest
 from migrations.runner import migrate
 from newscorpus.core.keywords import _jieba, is_keyword
 from newscorpus.core.near_duplicate import DedupConfig, build_features
-from newscorpus.store.near_duplicate_index import source_hash
+from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
 from tests.conftest import fresh_schema
 from tests.core.dedup_texts import ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS

@@ -10,8 +10,8 @@ import pytest
 
 from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
+from newscorpus.core.text import body_hash
 from newscorpus.store import line_noise_store as store
-from newscorpus.store.corpus_store import body_hash
 
 CONFIG = LineNoiseConfig(prune_interval=0)
 
