@@ -87,7 +87,7 @@ def run_clean(args) -> int:
 
 
 def run_noise(args) -> int:
-    from newscorpus.store import line_noise_store as store
+    from newscorpus.store import line_noise as store
     from newscorpus.store.connection import DatabaseError, connect
 
     dsn = open_database(args)

@@ -12,7 +12,7 @@ import psycopg
 from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
-from newscorpus.store import line_noise_store as store
+from newscorpus.store import line_noise as store
 from tests.conftest import fresh_schema
 
 WRITERS = 4

@@ -11,7 +11,7 @@ import pytest
 from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
-from newscorpus.store import line_noise_store as store
+from newscorpus.store import line_noise as store
 
 CONFIG = LineNoiseConfig(prune_interval=0)
 
