@@ -15,8 +15,8 @@ from newscorpus.core.text import body_hash, without_nul
 from newscorpus.crawl.items import PageItem
 from newscorpus.store.article_metadata import metadata_columns
 from newscorpus.store.connection import DatabaseUnavailableError, connect_async, error_line
-from newscorpus.store.named_queries import query
 from newscorpus.store.retry import RETRYABLE, RetryPolicy, retry_async
+from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
 
@@ -110,20 +110,20 @@ class CorpusWriter:
     async def site_id(self, name: str) -> int:
         if name not in self._site_ids:
             connection = await self._connected()
-            row = await (await connection.execute(query("ensure_site"), {"name": name})).fetchone()
+            row = await (await connection.execute(query("corpus.ensure_site"), {"name": name})).fetchone()
             self._site_ids[name] = row[0]
         return self._site_ids[name]
 
     async def start_crawl_run(self, site: str) -> int:
         connection = await self._connected()
         site_id = await self.site_id(site)
-        row = await (await connection.execute(query("start_crawl_run"), {"site_id": site_id})).fetchone()
+        row = await (await connection.execute(query("corpus.start_crawl_run"), {"site_id": site_id})).fetchone()
         return row[0]
 
     async def finish_crawl_run(self, crawl_run_id: int, finish_reason: str, counters: dict) -> None:
         connection = await self._connected()
         await connection.execute(
-            query("finish_crawl_run"),
+            query("corpus.finish_crawl_run"),
             {"crawl_run_id": crawl_run_id, "finish_reason": finish_reason,
              "counters": psycopg.types.json.Jsonb(counters)},
         )
@@ -173,10 +173,10 @@ class CorpusWriter:
         counts: Counter = Counter()
         async with connection.transaction():
             async with connection.cursor() as cursor:
-                await cursor.executemany(query("upsert_page"), pages, returning=True)
+                await cursor.executemany(query("corpus.upsert_page"), pages, returning=True)
                 counts.update(_returned_flags(await _returned_rows(cursor), "pages_new", "pages_seen_again"))
                 if articles:
-                    await cursor.executemany(query("upsert_article"), articles, returning=True)
+                    await cursor.executemany(query("corpus.upsert_article"), articles, returning=True)
                     rows = await _returned_rows(cursor)
                     for row, article in zip(rows, articles, strict=True):
                         if row[1]:

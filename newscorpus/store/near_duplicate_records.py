@@ -33,7 +33,6 @@ from newscorpus.store.near_duplicate_index import (
     NewArticleRow,
     PostgresDedupIndex,
     cluster_root,
-    dedup_sql,
     feature_params,
     lock_keys,
     new_rows_params,
@@ -41,6 +40,7 @@ from newscorpus.store.near_duplicate_index import (
     row_features,
     text_array_literal,
 )
+from newscorpus.store.sql import query
 
 
 @dataclass(frozen=True)
@@ -160,8 +160,8 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
     outcomes: list[DedupOutcome | None] = [None] * len(batch)
     with connection.pipeline(), connection.transaction():
         rows_cursor = connection.cursor(row_factory=dict_row, binary=True)
-        rows_cursor.execute(dedup_sql("candidates_batch"), _lookup_params(batch, config, layout))
-        ids_cursor = connection.execute(dedup_sql("allocate_ids"), {"count": len(batch)})
+        rows_cursor.execute(query("near_duplicate.candidates_batch"), _lookup_params(batch, config, layout))
+        ids_cursor = connection.execute(query("near_duplicate.allocate_ids"), {"count": len(batch)})
         stored_rows: dict[int, dict] = {}
         candidate_rows: dict[int, list[dict]] = defaultdict(list)
         for row in rows_cursor.fetchall():  # one round trip for both statements
@@ -237,9 +237,9 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
             else:
                 _update_article(connection, decision, link, config, layout)
         if inserts:
-            connection.execute(dedup_sql("insert_features_batch"), new_rows_params(inserts, config, layout))
+            connection.execute(query("near_duplicate.insert_features_batch"), new_rows_params(inserts, config, layout))
         for name, params in writes:  # promotions after every row they may relink exists
-            connection.execute(dedup_sql(name), params)
+            connection.execute(query(f"near_duplicate.{name}"), params)
     return outcomes
 
 
@@ -258,7 +258,7 @@ def _lock_roots(connection: psycopg.Connection, ids: list[int], config: DedupCon
         return locked
     cursor = connection.cursor(row_factory=dict_row, binary=True)
     moved = []
-    for row in cursor.execute(dedup_sql("lock_roots"), {"ids": ids}).fetchall():
+    for row in cursor.execute(query("near_duplicate.lock_roots"), {"ids": ids}).fetchall():
         if row["canonical_id"] is None:
             locked.features[row["id"]], locked.url[row["id"]] = row_features(row), row["url"]
             locked.root_now[row["id"]] = row["id"]
@@ -281,11 +281,12 @@ def _update_article(connection: psycopg.Connection, decision: _Decision, link: L
     params = feature_params(article.features, config, layout)
     params.update(id=decision.article_id, url=article.url, site_id=article.site_id, source_hash=article.text_hash,
                   canonical_id=link.canonical_id, method=link.method, score=link.score, matched_id=link.matched_id)
-    connection.execute(dedup_sql("delete_postings"), {"id": stored["id"], "keywords": list(stored["keywords"])})
+    connection.execute(query("near_duplicate.delete_postings"),
+                       {"id": stored["id"], "keywords": list(stored["keywords"])})
     if stored["simhash"] is not None:
         old_keys = block_keys(to_unsigned(stored["simhash"]), config.simhash_distance)
-        connection.execute(dedup_sql("delete_blocks"), {"id": stored["id"], "keys": old_keys})
-    connection.execute(dedup_sql("update_features"), params)
+        connection.execute(query("near_duplicate.delete_blocks"), {"id": stored["id"], "keys": old_keys})
+    connection.execute(query("near_duplicate.update_features"), params)
     if stored["has_members"] and params["canonical_id"] is not None:  # its members follow it
-        connection.execute(dedup_sql("relink_members"),
+        connection.execute(query("near_duplicate.relink_members"),
                            {"old_canonical_id": stored["id"], "new_canonical_id": params["canonical_id"]})

@@ -9,7 +9,7 @@ import asyncio
 import psycopg
 
 from newscorpus.store.connection import connect_async
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 
 class StoredArticles:
@@ -64,7 +64,7 @@ class StoredArticles:
     async def _stored_recently(self, urls: list[str], hours: float) -> set[str]:
         connection = await self._connected()
         try:
-            cursor = await connection.execute(query("stored_recently", filename="stored_articles.sql"),
+            cursor = await connection.execute(query("corpus.stored_recently"),
                                               {"urls": urls, "hours": hours})
         except psycopg.OperationalError:
             await connection.close()
