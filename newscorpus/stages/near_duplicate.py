@@ -29,9 +29,9 @@ from scrapy.exceptions import NotConfigured
 from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features_batch
 from newscorpus.core.text import source_hash, without_nul
 from newscorpus.crawl.database import CrawlDatabase
-from newscorpus.store.connection import DatabaseUnavailableError, connect
+from newscorpus.store.connection import DatabaseUnavailableError
+from newscorpus.store.held_connection import HeldConnection
 from newscorpus.store.near_duplicate_records import ArticleToRecord, DedupOutcome, record_articles
-from newscorpus.store.retry import retry_sync
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +83,7 @@ class NearDuplicatePipeline:
         self.pool: ProcessPoolExecutor | None = None  # used only from the executor's one thread
         self.worker_errors = 0
         self.executor: ThreadPoolExecutor | None = None
-        self.connection: psycopg.Connection | None = None  # used only in the executor's one thread
-        self.retries = 0  # decisions repeated after a lost connection (newscorpus.store.retry)
+        self.held: HeldConnection | None = None  # used only in the executor's one thread
         self.waiting: list[_Waiting] = []
         self.batcher: asyncio.Task | None = None
 
@@ -108,8 +107,8 @@ class NearDuplicatePipeline:
     async def close_spider(self) -> None:
         if self.batcher is not None:
             await self.batcher
-        if self.retries:
-            self.crawler.stats.set_value("newscorpus/dedup/db_retries", self.retries)
+        if self.held is not None and self.held.retries:
+            self.crawler.stats.set_value("newscorpus/dedup/db_retries", self.held.retries)
         if self.worker_errors:
             self.crawler.stats.set_value("newscorpus/dedup/worker_errors", self.worker_errors)
         if self.executor is not None:
@@ -136,9 +135,8 @@ class NearDuplicatePipeline:
             return build_features_batch(articles, self.config)
 
     def _close_connection(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
+        if self.held is not None:
+            self.held.close()
 
     def decide(self, waiting: list[_Waiting]) -> list[DedupOutcome | None]:
         """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
@@ -153,18 +151,12 @@ class NearDuplicatePipeline:
         if not articles:
             return outcomes
 
-        def record() -> list[DedupOutcome]:
-            if self.connection is None or self.connection.closed:
-                self.connection = connect(self.database.dsn, autocommit=True)
-            return record_articles(self.connection, articles, self.config)
-
-        def drop_connection(error: Exception) -> None:
-            self.retries += 1
-            self._close_connection()
-
         # record_articles is idempotent per URL and text: retried with back-off while the server is away.
         what = f"the near-duplicate check of {len(articles)} article(s) from {articles[0].url[:200]}"
-        for position, outcome in zip(positions, retry_sync(record, what, on_retry=drop_connection), strict=True):
+        if self.held is None:
+            self.held = HeldConnection(self.database.dsn)
+        recorded = self.held.run(lambda connection: record_articles(connection, articles, self.config), what)
+        for position, outcome in zip(positions, recorded, strict=True):
             outcomes[position] = outcome
         return outcomes
 

@@ -19,8 +19,8 @@ from newscorpus.core.line_noise import (
     line_hash,
     normalise_line,
 )
-from newscorpus.store.connection import connect, connect_async
-from newscorpus.store.retry import retry_async
+from newscorpus.store.connection import connect
+from newscorpus.store.held_connection import AsyncHeldConnection
 from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
@@ -71,32 +71,25 @@ class LineNoiseStore:
     def __init__(self, dsn: str, config: LineNoiseConfig):
         self.dsn = dsn
         self.config = config
-        self._connection: psycopg.AsyncConnection | None = None
-        self.retries = 0  # calls repeated after a lost connection (newscorpus.store.retry)
+        self.database = AsyncHeldConnection(dsn, session=STAGE_SESSION)
 
     async def count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
                             samples: Sequence[str], kinds: str | None = None) -> ArticleCounts:
         """Retried with back-off while the server is away: counting an article again is idempotent."""
-        async def drop_connection(error: Exception) -> None:
-            self.retries += 1
-            await self.close()
-
-        return await retry_async(lambda: self._count_article(site_id, url, body_hash, hashes, samples, kinds),
-                                 f"counting the lines of {url[:200]}", on_retry=drop_connection)
-
-    async def _count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
-                             samples: Sequence[str], kinds: str | None) -> ArticleCounts:
-        if self._connection is None or self._connection.closed:
-            self._connection = await connect_async(self.dsn, autocommit=True)
-            await self._connection.execute(STAGE_SESSION)
         params = count_params(site_id, url, body_hash, hashes, samples, self.config, kinds)
-        row = await (await self._connection.execute(query("line_noise.count_article"), params)).fetchone()
-        return _article_counts(params, row)
+
+        async def count(connection: psycopg.AsyncConnection) -> tuple:
+            return await (await connection.execute(query("line_noise.count_article"), params)).fetchone()
+
+        return _article_counts(params, await self.database.run(count, f"counting the lines of {url[:200]}"))
+
+    @property
+    def retries(self) -> int:
+        """Calls repeated after a lost connection (newscorpus.store.retry)."""
+        return self.database.retries
 
     async def close(self) -> None:
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+        await self.database.close()
 
 
 def count_article(connection: psycopg.Connection, site_id: int, url: str, body_hash: str,
