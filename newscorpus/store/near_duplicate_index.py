@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import psycopg
 
 from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, prefers_as_canonical
+from newscorpus.core.near_duplicate_batch import Link
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.simhash_fingerprint import block_keys, hamming_distance, to_signed, to_unsigned
@@ -127,15 +128,6 @@ def feature_params(features: DocumentFeatures, config: DedupConfig, layout: str)
         "postings": layout == "table",  # the row's keywords also go to the posting table
         "block_keys": blocks,
     }
-
-
-@dataclass(frozen=True)
-class Link:
-    """An article's decision as stored with its row."""
-    canonical_id: int | None = None  # None: the article is canonical
-    method: str | None = None
-    score: float | None = None
-    matched_id: int | None = None
 
 
 @dataclass(frozen=True)
