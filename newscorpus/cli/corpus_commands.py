@@ -181,9 +181,9 @@ def run_export(args) -> int:
 
 
 def run_reextract(args) -> int:
+    from newscorpus.builds.reextraction import reextract
     from newscorpus.cli.terminal_progress import Counter
     from newscorpus.store.connection import DatabaseError
-    from newscorpus.store.reextraction import reextract
 
     dsn = open_database(args)
     check_site(dsn, args.site)

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import psycopg
 
 from newscorpus.core.text import body_hash, without_nul
-from newscorpus.crawl.items import PageItem
 from newscorpus.store.article_metadata import metadata_columns
 from newscorpus.store.connection import DatabaseUnavailableError, error_line
 from newscorpus.store.held_connection import AsyncHeldConnection
+from newscorpus.store.page_record import PageRecord
 from newscorpus.store.retry import RETRYABLE, RetryPolicy
 from newscorpus.store.sql import query
 
@@ -32,7 +32,7 @@ def content_hash(raw_body: bytes) -> str:
 NUL_CHECKED_FIELDS = ("content_type", "outcome_detail", "title", "author", "body", "clean_body")
 
 
-def page_row(item: PageItem, site_id: int, crawl_run_id: int | None) -> dict:
+def page_row(item: PageRecord, site_id: int, crawl_run_id: int | None) -> dict:
     return {
         "site_id": site_id,
         "url": item.url,
@@ -51,7 +51,7 @@ def page_row(item: PageItem, site_id: int, crawl_run_id: int | None) -> dict:
     }
 
 
-def article_row(item: PageItem, site_id: int, page_content_hash: str) -> dict:
+def article_row(item: PageRecord, site_id: int, page_content_hash: str) -> dict:
     body = without_nul(item.body) or ""
     return {
         "site_id": site_id,
@@ -127,7 +127,7 @@ class CorpusWriter:
              "counters": psycopg.types.json.Jsonb(counters)},
         )
 
-    async def add(self, item: PageItem, crawl_run_id: int | None, *, with_article: bool) -> None:
+    async def add(self, item: PageRecord, crawl_run_id: int | None, *, with_article: bool) -> None:
         site_id = await self.site_id(item.site)
         page = page_row(item, site_id, crawl_run_id)
         article = article_row(item, site_id, page["content_hash"]) if with_article else None

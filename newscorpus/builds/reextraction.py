@@ -1,4 +1,5 @@
-"""Run extraction again over the raw pages kept in Postgres (after the extractor improved)."""
+"""Run extraction again over the raw pages kept in Postgres (after the extractor improved): a build-layer operation
+over the store (newscorpus.store) and the crawl's item (PageItem.apply_extraction), so it lives above both."""
 
 from __future__ import annotations
 
