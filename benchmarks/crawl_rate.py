@@ -32,6 +32,7 @@ from pathlib import Path
 
 import psutil
 import psycopg
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from newscorpus.demo.server import DemoSite
@@ -124,14 +125,14 @@ def crawl_command(variant: str, site: DemoSite, config_path: Path, overrides: di
 def crawl_once(variant: str, site: DemoSite, server_dsn: str, config_path: Path, overrides: dict) -> Run:
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     try:
         site.requests.clear()
         env = {**os.environ, "NEWSCORPUS_DB_DSN": make_conninfo(server_dsn, options=f"-csearch_path={schema}")}
         result, seconds, cpu, peak = run_measured(crawl_command(variant, site, config_path, overrides), env)
     finally:
         with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
     if result.returncode != 0:
         sys.exit(f"{variant}: exit {result.returncode}\n{result.stderr[-3000:]}")
     found = re.search(r"'response_received_count': (\d+)", result.stderr)

@@ -36,10 +36,13 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from psycopg import sql
+
 from newscorpus.core.keywords import detect_language
 from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
 from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
+from newscorpus.store.sql import query
 
 SEED = 20261122
 
@@ -120,12 +123,7 @@ def index_bytes(connection, layout: str) -> dict[str, float]:
     """Bytes per indexed article: the features rows (heap, TOAST, their indexes), the keyword index (posting
     table and its btree, or the GIN index), the simhash block keys."""
     rows = connection.execute("SELECT count(*) FROM near_duplicate_features").fetchone()[0]
-    size = dict(connection.execute(
-        "SELECT 'features', pg_total_relation_size('near_duplicate_features') "
-        "  - coalesce(pg_relation_size(to_regclass('near_duplicate_features_keywords_gin')), 0) "
-        "UNION ALL SELECT 'keywords', CASE WHEN %s = 'table' THEN pg_total_relation_size('near_duplicate_keywords') "
-        "  ELSE pg_relation_size(to_regclass('near_duplicate_features_keywords_gin')) END "
-        "UNION ALL SELECT 'blocks', pg_total_relation_size('near_duplicate_blocks')", (layout,)).fetchall())
+    size = dict(connection.execute(query("benchmarks.near_duplicate_index_sizes"), {"layout": layout}).fetchall())
     return {name: value / rows for name, value in size.items()}
 
 
@@ -163,12 +161,8 @@ def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures],
 def forget_measured(connection, indexed: int) -> None:
     """Delete the articles a round stored (ids after the filler's) and undo their links (a filler article they
     were promoted over), then VACUUM: the next round meets the same index."""
-    connection.execute("DELETE FROM near_duplicate_keywords WHERE article_id > %s", (indexed,))
-    connection.execute("DELETE FROM near_duplicate_blocks WHERE article_id > %s", (indexed,))
-    connection.execute("UPDATE near_duplicate_features SET canonical_id = NULL, duplicate_method = NULL, "
-                       "duplicate_score = NULL, matched_id = NULL, resolved = false WHERE canonical_id > %s",
-                       (indexed,))
-    connection.execute("DELETE FROM near_duplicate_features WHERE id > %s", (indexed,))
+    for part in ("postings", "blocks", "links", "features"):
+        connection.execute(query(f"benchmarks.near_duplicate_forget_{part}"), {"indexed": indexed})
     connection.execute("VACUUM ANALYZE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
 
 
@@ -205,7 +199,8 @@ def measure_stream(connection, docs: list[dict], layout: str, config: DedupConfi
 
 def set_commit_mode(connection) -> None:
     """The measured session's synchronous_commit (off unless DEDUP_BENCH_SYNC_COMMIT says otherwise)."""
-    connection.execute(f"SET synchronous_commit = {os.environ.get('DEDUP_BENCH_SYNC_COMMIT', 'off')}")
+    mode = os.environ.get("DEDUP_BENCH_SYNC_COMMIT", "off")
+    connection.execute(sql.SQL("SET synchronous_commit = {}").format(sql.Literal(mode)))
 
 
 def create_bench_schema(dsn: str, schema: str) -> str:
@@ -216,7 +211,7 @@ def create_bench_schema(dsn: str, schema: str) -> str:
     from newscorpus.store.connection import connect
 
     with connect(dsn, autocommit=True) as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     schema_dsn = make_conninfo(dsn, options=f"-csearch_path={schema}")
     with connect(schema_dsn) as connection:
         migrate(connection)
@@ -229,7 +224,7 @@ def drop_bench_schemas(dsn: str, schemas: Iterable[str]) -> None:
 
     with connect(dsn, autocommit=True) as admin:
         for schema in schemas:
-            admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            admin.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], batch_sizes: list[int],
@@ -259,15 +254,8 @@ def schema_work(connection, schema: str) -> dict[str, int]:
     """Cumulative work on a schema's tables, from the server's statistics: index tuples read from the keyword
     posting table; buffers touched (heap, indexes, TOAST) in all its tables, and of those the ones not found in
     shared_buffers (read from the operating system)."""
-    postings = connection.execute(
-        "SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes "
-        "WHERE schemaname = %s AND relname = 'near_duplicate_keywords'", (schema,)).fetchone()[0]
-    hits, reads = connection.execute(
-        "SELECT coalesce(sum(coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0) + coalesce(toast_blks_hit, 0) "
-        "                    + coalesce(tidx_blks_hit, 0)), 0), "
-        "       coalesce(sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0) "
-        "                    + coalesce(tidx_blks_read, 0)), 0) "
-        "FROM pg_statio_user_tables WHERE schemaname = %s", (schema,)).fetchone()
+    postings = connection.execute(query("benchmarks.schema_postings_read"), {"schema": schema}).fetchone()[0]
+    hits, reads = connection.execute(query("benchmarks.schema_buffers"), {"schema": schema}).fetchone()
     return {"postings": int(postings), "buffers": int(hits + reads), "buffer reads": int(reads)}
 
 

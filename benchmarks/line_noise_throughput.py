@@ -18,12 +18,14 @@ import time
 import uuid
 
 import psycopg
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body
 from newscorpus.core.text import body_hash
 from newscorpus.store.line_noise import LineNoiseStore, table_sizes
+from newscorpus.store.sql import query
 
 BOILERPLATE_PER_SITE = 12     # footer, share prompts, editor line, related-links headers ...
 BOILERPLATE_PER_ARTICLE = 6
@@ -93,14 +95,13 @@ def main(argv: list[str] | None = None) -> int:
                 for number in range(args.articles // args.sites) for site in range(args.sites)]
     schema = f"bench_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(args.dsn, autocommit=True) as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
         server_version = admin.info.server_version
     dsn = make_conninfo(args.dsn, options=f"-csearch_path={schema}")
     try:
         with psycopg.connect(dsn) as connection:
             migrate(connection)
-            connection.execute("INSERT INTO sites (name) SELECT 'site' || n FROM generate_series(1, %s) n",
-                               (args.sites,))
+            connection.execute(query("benchmarks.insert_numbered_sites"), {"count": args.sites})
             connection.commit()
         checkpoints: dict[int, dict] = {}
         seconds, removed = asyncio.run(run_articles(dsn, config, articles, args.writers, checkpoints,
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             autovacuum = connection.execute("SHOW autovacuum").fetchone()[0]
     finally:
         with psycopg.connect(args.dsn, autocommit=True) as admin:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
     lines_per_article = BOILERPLATE_PER_ARTICLE + BODY_LINES
     unpruned = args.sites * BOILERPLATE_PER_SITE + len(articles) * BODY_LINES

@@ -42,13 +42,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 
 from newscorpus.demo.server import QuietServer
 from newscorpus.evaluation.real_site_scoring import Stored, format_report, load_references, score_site, url_path
 from newscorpus.store.connection import resolve_dsn
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 CRAWL_SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "8",
@@ -124,14 +125,12 @@ def read_stored(dsn: str) -> dict[str, Stored]:
 
     with psycopg.connect(dsn) as connection:
         cursor = connection.cursor(row_factory=dict_row)
-        for row in plain_last(cursor.execute(query("fetched_pages", package="benchmarks",
-                                                   filename="real_site.sql")).fetchall()):
+        for row in plain_last(cursor.execute(query("benchmarks.fetched_pages")).fetchall()):
             page = stored.setdefault(url_path(row["url"]), Stored())
             page.fetched, page.outcome = True, row["outcome"]
             page.raw = zlib.decompress(row["raw_body"]) if row["raw_body"] else None
         copies: dict[str, list[dict]] = {}
-        for row in plain_last(cursor.execute(query("stored_articles", package="benchmarks",
-                                                   filename="real_site.sql")).fetchall()):
+        for row in plain_last(cursor.execute(query("benchmarks.stored_articles")).fetchall()):
             copies.setdefault(url_path(row["url"]), []).append(row)
     for path, rows in copies.items():
         row = rows[-1]
@@ -194,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.score_schema:
         server, port = serve(args.mirror, args.github_pages, tuple(args.rewrite_origin))
         with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f'CREATE SCHEMA "{schema}"')
+            admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 config = Path(tmp) / args.config.name
@@ -214,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             server.shutdown()
             if not args.keep_schema:
                 with psycopg.connect(server_dsn, autocommit=True) as admin:
-                    admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+                    admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
     else:
         stored = read_stored(dsn)
     anchor = None if args.no_anchor else trafilatura_anchor()

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import psycopg
 import redis
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from newscorpus.crawl.distributed.keys import SiteKeys
@@ -59,7 +60,7 @@ def crawl(workers: int, articles: int, server_dsn: str, redis_url: str,
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     dsn = make_conninfo(server_dsn, options=f"-csearch_path={schema}")
     try:
         with DemoSite(article_count=articles) as site, tempfile.TemporaryDirectory() as tmp:
@@ -85,7 +86,7 @@ def crawl(workers: int, articles: int, server_dsn: str, redis_url: str,
             return responses, last_activity(redis_url, prefix) - started_at, wall, workers_cpu, site_cpu
     finally:
         with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
         client = redis.Redis.from_url(redis_url)
         keys = list(client.scan_iter(match=f"{prefix}:*"))
         if keys:

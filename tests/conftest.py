@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import psycopg
 import pytest
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from newscorpus.demo.server import DemoSite
@@ -107,12 +108,12 @@ def fresh_schema(server_dsn: str):
     """A DSN whose search_path is a new, empty schema, dropped on exit."""
     schema = f"test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_dsn, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
+        connection.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     try:
         yield _schema_dsn(server_dsn, schema)
     finally:
         with psycopg.connect(server_dsn, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 @pytest.fixture

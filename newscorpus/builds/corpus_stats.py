@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from newscorpus.store.connection import connect
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 # How a rate without data is shown: the noise rate of a site none of whose articles went through the line-noise
 # stage (switched off, or not run yet), never a 0 % it did not measure.
@@ -56,13 +56,13 @@ def corpus_stats(dsn: str, site: str | None = None, since: date | None = None,
     filters = {"site": site, "since": since, "until": until}
     with connect(dsn) as connection:
         per_day: dict[str, dict[date, int]] = defaultdict(dict)
-        for name, day, count in connection.execute(query("articles_per_site_day", filename="build.sql"), filters):
+        for name, day, count in connection.execute(query("builds.articles_per_site_day"), filters):
             per_day[name][day] = count
         stats.per_day = dict(per_day)
-        for name, articles, distinct, near in connection.execute(query("duplicate_counts", filename="build.sql"),
+        for name, articles, distinct, near in connection.execute(query("builds.duplicate_counts"),
                                                                  {"site": site}):
             stats.rates[name] = SiteRates(articles=articles, distinct_bodies=distinct, near_duplicates=near)
-        for name, cleaned, noise, lines in connection.execute(query("noise_counts", filename="build.sql"),
+        for name, cleaned, noise, lines in connection.execute(query("builds.noise_counts"),
                                                               {"site": site}):
             rates = stats.rates.setdefault(name, SiteRates())
             rates.cleaned_articles, rates.noise_lines, rates.body_lines = cleaned, noise, lines

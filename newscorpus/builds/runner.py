@@ -30,12 +30,12 @@ from newscorpus.builds.progress import ProgressReporter
 from newscorpus.builds.snapshot import write_snapshot
 from newscorpus.crawl.site_config import SiteConfig, SiteConfigError, load_site_config
 from newscorpus.store.connection import DatabaseError, connect
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
 
 PHASES = ("crawl", "maintenance", "snapshot", "done")
-BUILD_LOCK_CLASS = 0x6E636275  # "ncbu"; with hashtext(current_schema()) as the second key (see build.sql)
+BUILD_LOCK_CLASS = 0x6E636275  # "ncbu"; with hashtext(current_schema()) as the second key (see store/sql/builds.sql)
 EXIT_OK, EXIT_FAILED, EXIT_LOCKED = 0, 1, 3
 # The crawl's log goes to the build's stderr: warnings and errors only, unless -s LOG_LEVEL=INFO is given.
 BUILD_CRAWL_SETTINGS = {"LOG_LEVEL": "WARNING"}
@@ -76,10 +76,6 @@ class BuildOutcome:
     resumed_from: str | None = None
 
 
-def _q(name: str) -> str:
-    return query(name, filename="build.sql")
-
-
 def _config_path(config: SiteConfig) -> str:
     path = Path(config.source)
     if not path.is_file():
@@ -94,7 +90,7 @@ def _rows(cursor) -> list[dict]:
 
 def describe_running_build(dsn: str) -> str:
     with connect(dsn) as connection:
-        rows = _rows(connection.execute(_q("running_build")))
+        rows = _rows(connection.execute(query("builds.running_build")))
     if not rows:
         return "another build is running"
     row = rows[0]
@@ -125,7 +121,7 @@ class BuildRun:
     def _take_lock(self) -> bool:
         self.lock = connect(self.dsn, autocommit=True)
         self.lock_checked = time.monotonic()
-        return bool(self.lock.execute(_q("try_build_lock"), {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0])
+        return bool(self.lock.execute(query("builds.try_build_lock"), {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0])
 
     def _release_lock(self) -> None:
         if self.lock is not None:
@@ -165,39 +161,39 @@ class BuildRun:
     # --- the build row ---------------------------------------------------------------------------------
     def _execute(self, name: str, params: dict | None = None) -> list[dict]:
         with connect(self.dsn, autocommit=True) as connection:
-            cursor = connection.execute(_q(name), params or {})
+            cursor = connection.execute(query(name), params or {})
             return _rows(cursor) if cursor.description else []
 
     def _start_or_resume(self) -> tuple[dict, str | None]:
-        running = self._execute("running_build")
+        running = self._execute("builds.running_build")
         me = {"pid": os.getpid(), "hostname": socket.gethostname()}
         if running and _owner_alive(running[0]):   # its lock was freed by a restart, it is still at work
             raise BuildLocked(describe_running_build(self.dsn))
         if running and self.request.restart:
-            self._execute("abandon_build", {"build_id": running[0]["id"], "error": "abandoned by --restart"})
+            self._execute("builds.abandon_build", {"build_id": running[0]["id"], "error": "abandoned by --restart"})
             self.progress.log(f"abandoned the interrupted build {running[0]['build_key']} (--restart)")
         elif running:
             row = running[0]
-            self._execute("resume_build", {"build_id": row["id"], **me})
+            self._execute("builds.resume_build", {"build_id": row["id"], **me})
             self.progress.log(f"resuming the interrupted build {row['build_key']} from phase {row['phase']} "
                               f"(attempt {row['attempts'] + 1}; --restart starts afresh)")
-            resumed = self._execute("build_row", {"build_id": row["id"]})[0]
+            resumed = self._execute("builds.build_row", {"build_id": row["id"]})[0]
             return resumed | {"site_configs": row["site_configs"]}, row["phase"]
         sites = {config.name: _config_path(config) for config in self.request.sites}
         if not sites:
             raise BuildSetupError("no sites to build")
-        inserted = self._execute("insert_build", {
+        inserted = self._execute("builds.insert_build", {
             "sites": sorted(sites), "site_configs": Jsonb(sites), "since": self.request.since,
             "out_dir": str(self.request.out_dir.resolve()), **me,
         })[0]
         build_key = f"{inserted['started_at'].astimezone(UTC):%Y%m%dT%H%M%SZ}-{inserted['id']}"
-        self._execute("set_build_key", {"build_id": inserted["id"], "build_key": build_key})
+        self._execute("builds.set_build_key", {"build_id": inserted["id"], "build_key": build_key})
         self.progress.log(f"build {build_key} started: sites {', '.join(sorted(sites))}")
-        return self._execute("build_row", {"build_id": inserted["id"]})[0] | {"site_configs": sites}, None
+        return self._execute("builds.build_row", {"build_id": inserted["id"]})[0] | {"site_configs": sites}, None
 
     def _set_phase(self, build_id: int, phase: str, report: dict) -> None:
         self.hold_lock(now=True)
-        self._execute("set_build_phase", {"build_id": build_id, "phase": phase, "report": Jsonb(report)})
+        self._execute("builds.set_build_phase", {"build_id": build_id, "phase": phase, "report": Jsonb(report)})
 
     # --- phases ----------------------------------------------------------------------------------------
     def crawl(self, build_id: int, config_paths: list[str]) -> int:
@@ -227,7 +223,7 @@ class BuildRun:
                     continue
                 runs = {s["crawl_run_id"] for s in sites.values() if s.get("crawl_run_id")} - known_runs
                 if runs:
-                    self._execute("add_build_crawl_runs", {"build_id": build_id, "ids": sorted(runs)})
+                    self._execute("builds.add_build_crawl_runs", {"build_id": build_id, "ids": sorted(runs)})
                     known_runs |= runs
                 bar.update(sum(s.get("pages", 0) for s in sites.values()),
                            articles_new=sum(s.get("articles_new", 0) for s in sites.values()),
@@ -307,9 +303,9 @@ class BuildRun:
 
     def _finish(self, build_id: int, status: str, phase: str, report: dict, error: str | None) -> dict:
         """Complete ``report`` with the crawl's counters (from crawl_runs) and store it with the status."""
-        row = self._execute("build_row", {"build_id": build_id})[0]
+        row = self._execute("builds.build_row", {"build_id": build_id})[0]
         with connect(self.dsn) as connection:
-            runs = _rows(connection.execute(_q("crawl_run_counters"), {"ids": list(row["crawl_run_ids"])}))
+            runs = _rows(connection.execute(query("builds.crawl_run_counters"), {"ids": list(row["crawl_run_ids"])}))
         maintenance = report.get("maintenance", {})
         full = {
             "build_id": row["build_key"], "status": status, "attempts": row["attempts"],
@@ -326,7 +322,7 @@ class BuildRun:
             status = full["status"] = "failed"
             error = full["failure"] = "the crawl fetched no page: " + ", ".join(
                 f"{reason} {count}" for reason, count in full["errors"].items())
-        self._execute("finish_build", {"build_id": build_id, "status": status, "phase": phase,
+        self._execute("builds.finish_build", {"build_id": build_id, "status": status, "phase": phase,
                                        "report": Jsonb(full), "error": error})
         snapshot = full.get("snapshot")
         if snapshot and Path(snapshot["dir"]).is_dir():

@@ -9,13 +9,9 @@ from datetime import date, datetime
 
 from newscorpus.core.search_terms import query_expression, search_terms, segmented, snippet
 from newscorpus.store.connection import connect
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 INDEX_BATCH_SIZE = 500  # articles per transaction: ~1 s of jieba on news-length bodies, small enough to resume
-
-
-def _search_query(name: str) -> str:
-    return query(name, filename="search.sql")
 
 
 def index_search(dsn: str, batch_size: int = INDEX_BATCH_SIZE,
@@ -27,14 +23,14 @@ def index_search(dsn: str, batch_size: int = INDEX_BATCH_SIZE,
     after_id = 0
     with connect(dsn, autocommit=True) as connection:
         while True:
-            rows = connection.execute(_search_query("articles_to_index"),
+            rows = connection.execute(query("search.articles_to_index"),
                                       {"after_id": after_id, "batch_size": batch_size}).fetchall()
             if not rows:
                 break
             params = [{"article_id": article_id, "title": segmented(title), "body": segmented(body),
                        "revised_at": revised_at} for article_id, title, body, revised_at in rows]
             with connection.transaction(), connection.cursor() as cursor:
-                cursor.executemany(_search_query("upsert_article_search"), params)
+                cursor.executemany(query("search.upsert_article_search"), params)
             indexed += len(rows)
             after_id = rows[-1][0]
             if progress is not None:
@@ -72,7 +68,7 @@ def search(dsn: str, text: str, *, site: str | None = None, since: date | None =
     index_search(dsn, progress=progress)
     with connect(dsn) as connection:
         rows = connection.execute(
-            _search_query("search_articles"),
+            query("search.search_articles"),
             {"query": query_expression(text), "site": site, "since": since, "until": until, "limit": limit},
         ).fetchall()
     return [

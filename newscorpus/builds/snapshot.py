@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 
 from newscorpus.builds.progress import PhaseProgress
 from newscorpus.store.connection import connect
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 SNAPSHOT_FORMAT = 1
 FETCH_ROWS = 2000  # rows per round trip of the server-side cursor, and per Parquet row group batch
@@ -69,7 +69,7 @@ def write_snapshot(dsn: str, build_key: str, sites: list[str], since: date | Non
           (partial / JSONL).open("w", encoding="utf-8") as jsonl,
           pq.ParquetWriter(partial / PARQUET, SNAPSHOT_SCHEMA, compression="zstd") as parquet):
         cursor.itersize = FETCH_ROWS
-        cursor.execute(query("snapshot_articles", filename="build.sql"), {"sites": sites, "since": since})
+        cursor.execute(query("builds.snapshot_articles"), {"sites": sites, "since": since})
         while batch := cursor.fetchmany(FETCH_ROWS):
             records = [dict(zip(FIELDS, (_utc(v) for v in row), strict=True)) for row in batch]
             for record in records:

@@ -60,7 +60,7 @@ def register(subparsers) -> None:
 
 def _fetch(dsn: str, name: str, params: dict) -> list[dict]:
     from newscorpus.store.connection import DatabaseError, connect
-    from newscorpus.store.named_queries import query
+    from newscorpus.store.sql import query
 
     try:
         with connect(dsn) as connection:
@@ -73,7 +73,7 @@ def _fetch(dsn: str, name: str, params: dict) -> list[dict]:
 def run_articles(args) -> int:
     dsn = open_database(args)
     check_site(dsn, args.site)
-    rows = _fetch(dsn, "list_articles", {"site": args.site, "since": args.since, "limit": args.limit})
+    rows = _fetch(dsn, "corpus.list_articles", {"site": args.site, "since": args.since, "limit": args.limit})
     for row in rows:
         when = (row["published_at"] or row["first_seen"]).strftime("%Y-%m-%d")
         print(f"{when}  {row['site']:<12} {row['language'] or '-':<3} {row['body_chars']:>6}  "
@@ -83,7 +83,7 @@ def run_articles(args) -> int:
 
 
 def run_show(args) -> int:
-    rows = _fetch(open_database(args), "show_article", {"url": args.url})
+    rows = _fetch(open_database(args), "corpus.show_article", {"url": args.url})
     if not rows:
         raise CommandError(f"no article stored for {args.url} (`newscorpus articles` lists the stored URLs)")
     row = rows[0]
@@ -136,7 +136,7 @@ def run_export(args) -> int:
     import tempfile
 
     from newscorpus.store.connection import DatabaseError, connect
-    from newscorpus.store.named_queries import query
+    from newscorpus.store.sql import query
 
     target = None if args.out == "-" else _export_target(args.out, args.force)
     dsn = open_database(args)
@@ -149,7 +149,8 @@ def run_export(args) -> int:
             handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
             out = os.fdopen(handle, "w", encoding="utf-8", newline="")
         with connect(dsn) as connection, connection.cursor(name="export_articles") as cursor:
-            cursor.execute(query("export_all_articles" if args.all else "export_corpus"), {"site": args.site})
+            cursor.execute(query("corpus.export_all_articles" if args.all else "corpus.export_corpus"),
+                           {"site": args.site})
             writer = csv.writer(out) if args.format == "csv" else None
             if writer:
                 writer.writerow(fields)
@@ -180,9 +181,9 @@ def run_export(args) -> int:
 
 
 def run_reextract(args) -> int:
+    from newscorpus.builds.reextraction import reextract
     from newscorpus.cli.terminal_progress import Counter
     from newscorpus.store.connection import DatabaseError
-    from newscorpus.store.reextraction import reextract
 
     dsn = open_database(args)
     check_site(dsn, args.site)

@@ -64,7 +64,7 @@ def run_status(args) -> int:
 
     from migrations.runner import applied_versions, available_migrations
     from newscorpus.store.connection import DatabaseError, connect
-    from newscorpus.store.named_queries import query
+    from newscorpus.store.sql import query
 
     require_existing_corpus(args)
     dsn = _dsn(args)
@@ -79,7 +79,7 @@ def run_status(args) -> int:
                 mark = "applied" if migration.version in done else "pending"
                 print(f"{migration.version:04d}_{migration.name}: {mark}")
             if done >= {migration.version for migration in migrations}:
-                counts = connection.execute(query("count_rows")).fetchone()
+                counts = connection.execute(query("corpus.count_rows")).fetchone()
                 print(f"sites: {counts[0]}  pages: {counts[1]}  articles: {counts[2]}")
             else:
                 print("run `newscorpus db migrate` (a crawl also migrates when it opens)")

@@ -59,11 +59,11 @@ def open_database(args: argparse.Namespace, *, create: bool = False) -> str:
 
 def site_names(dsn: str) -> list[str]:
     from newscorpus.store.connection import DatabaseError, connect
-    from newscorpus.store.named_queries import query
+    from newscorpus.store.sql import query
 
     try:
         with connect(dsn) as connection:
-            return [row[0] for row in connection.execute(query("site_names"))]
+            return [row[0] for row in connection.execute(query("corpus.site_names"))]
     except DatabaseError as error:
         raise CommandError(str(error)) from None
 

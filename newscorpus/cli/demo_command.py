@@ -50,7 +50,7 @@ def run_demo(args) -> int:
     from newscorpus.crawl.runner import crawl_site
     from newscorpus.demo.server import DemoSite
     from newscorpus.store.connection import connect
-    from newscorpus.store.named_queries import query
+    from newscorpus.store.sql import query
 
     try:
         site = DemoSite(article_count=args.articles, port=args.port).start()
@@ -82,7 +82,8 @@ def run_demo(args) -> int:
           + (f"; not fetched again (stored and seen within NEWSCORPUS_REFETCH_AFTER_HOURS): {skipped}"
              if (skipped := stats.get("newscorpus/skipped/already_stored", 0)) else ""))
     with connect(dsn) as connection:
-        rows = connection.execute(query("list_articles"), {"site": "demo", "since": None, "limit": 10}).fetchall()
+        rows = connection.execute(query("corpus.list_articles"),
+                                  {"site": "demo", "since": None, "limit": 10}).fetchall()
     print("latest stored articles (newscorpus articles --site demo lists them all):")
     for row in rows:
         print(f"  {row[3]}")

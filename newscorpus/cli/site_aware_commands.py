@@ -56,21 +56,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def template_hosts(dsn: str, site: str | None) -> list[str | None]:
     """The template keys (hosts without www.) ``--site`` names: a stored site's hosts, or a host as given."""
     from newscorpus.store.connection import DatabaseError, connect
-    from newscorpus.store.named_queries import query
+    from newscorpus.store.sql import query
 
     if site is None:
         return [None]
     try:
         with connect(dsn) as connection:
             if site not in site_names(dsn):
-                known = connection.execute(query("has_site_templates", filename="site_templates.sql"),
+                known = connection.execute(query("site_aware.has_site_templates"),
                                            {"site": site}).fetchone()
                 if known is None and "." not in site:  # a host may have no template yet; a name must exist
                     names = ", ".join(site_names(dsn)) or "none yet"
                     raise CommandError(f"no site or template host named {site!r} (sites: {names}); "
                                        "give a site name or a host without www.")
                 return [site]
-            return sorted(row[0] for row in connection.execute(query("site_hosts"), {"site": site}) if row[0])
+            return sorted(row[0] for row in connection.execute(query("corpus.site_hosts"), {"site": site}) if row[0])
     except DatabaseError as error:
         raise CommandError(str(error)) from None
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from newscorpus.store.page_record import PageRecord
+
 
 def page_datetime(value: str | None) -> tuple[datetime | None, date | None, timedelta | None]:
     """(instant, the page's calendar day, the page's UTC offset) of an ISO 8601 string as extraction gives it.
@@ -34,8 +36,8 @@ def _interval(offset: timedelta | None) -> str | None:
     return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
-def metadata_columns(item) -> dict:
-    """published_at and the columns migrations/0011 added, for a newscorpus.crawl.items.PageItem."""
+def metadata_columns(item: PageRecord) -> dict:
+    """published_at and the columns migrations/0011 added, for a page's article (store.page_record)."""
     published_at, published_date, offset = page_datetime(item.published_at)
     authors = list(item.authors) if item.authors else ([item.author] if item.author else [])
     return {

@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 import psycopg
 
 from newscorpus.core.text import body_hash, without_nul
-from newscorpus.crawl.items import PageItem
 from newscorpus.store.article_metadata import metadata_columns
-from newscorpus.store.connection import DatabaseUnavailableError, connect_async, error_line
-from newscorpus.store.named_queries import query
-from newscorpus.store.retry import RETRYABLE, RetryPolicy, retry_async
+from newscorpus.store.connection import DatabaseUnavailableError, error_line
+from newscorpus.store.held_connection import AsyncHeldConnection
+from newscorpus.store.page_record import PageRecord
+from newscorpus.store.retry import RETRYABLE, RetryPolicy
+from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ def content_hash(raw_body: bytes) -> str:
 NUL_CHECKED_FIELDS = ("content_type", "outcome_detail", "title", "author", "body", "clean_body")
 
 
-def page_row(item: PageItem, site_id: int, crawl_run_id: int | None) -> dict:
+def page_row(item: PageRecord, site_id: int, crawl_run_id: int | None) -> dict:
     return {
         "site_id": site_id,
         "url": item.url,
@@ -50,7 +51,7 @@ def page_row(item: PageItem, site_id: int, crawl_run_id: int | None) -> dict:
     }
 
 
-def article_row(item: PageItem, site_id: int, page_content_hash: str) -> dict:
+def article_row(item: PageRecord, site_id: int, page_content_hash: str) -> dict:
     body = without_nul(item.body) or ""
     return {
         "site_id": site_id,
@@ -97,38 +98,36 @@ class CorpusWriter:
     retry_policy: RetryPolicy | None = None
     counters: Counter = field(default_factory=Counter)
     unsaved: set[str] = field(default_factory=set)  # URLs of pages fetched but not written (database away)
-    _connection: psycopg.AsyncConnection | None = None
+    database: AsyncHeldConnection = field(init=False)
     _pending: list[_Pending] = field(default_factory=list)
     _site_ids: dict[str, int] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def _connected(self) -> psycopg.AsyncConnection:
-        if self._connection is None or self._connection.closed:
-            self._connection = await connect_async(self.dsn, autocommit=True)
-        return self._connection
+    def __post_init__(self) -> None:
+        self.database = AsyncHeldConnection(self.dsn, policy=self.retry_policy)
 
     async def site_id(self, name: str) -> int:
         if name not in self._site_ids:
-            connection = await self._connected()
-            row = await (await connection.execute(query("ensure_site"), {"name": name})).fetchone()
+            connection = await self.database.connected()
+            row = await (await connection.execute(query("corpus.ensure_site"), {"name": name})).fetchone()
             self._site_ids[name] = row[0]
         return self._site_ids[name]
 
     async def start_crawl_run(self, site: str) -> int:
-        connection = await self._connected()
+        connection = await self.database.connected()
         site_id = await self.site_id(site)
-        row = await (await connection.execute(query("start_crawl_run"), {"site_id": site_id})).fetchone()
+        row = await (await connection.execute(query("corpus.start_crawl_run"), {"site_id": site_id})).fetchone()
         return row[0]
 
     async def finish_crawl_run(self, crawl_run_id: int, finish_reason: str, counters: dict) -> None:
-        connection = await self._connected()
+        connection = await self.database.connected()
         await connection.execute(
-            query("finish_crawl_run"),
+            query("corpus.finish_crawl_run"),
             {"crawl_run_id": crawl_run_id, "finish_reason": finish_reason,
              "counters": psycopg.types.json.Jsonb(counters)},
         )
 
-    async def add(self, item: PageItem, crawl_run_id: int | None, *, with_article: bool) -> None:
+    async def add(self, item: PageRecord, crawl_run_id: int | None, *, with_article: bool) -> None:
         site_id = await self.site_id(item.site)
         page = page_row(item, site_id, crawl_run_id)
         article = article_row(item, site_id, page["content_hash"]) if with_article else None
@@ -147,25 +146,22 @@ class CorpusWriter:
             return await self._write_with_retries(batch) if batch else True
 
     async def _write_with_retries(self, batch: list[_Pending]) -> bool:
-        async def drop_connection(error: Exception) -> None:
-            self.counters["write_retries"] += 1
-            if self._connection is not None:
-                await self._connection.close()
-            self._connection = None
-
+        retries = self.database.retries
         try:
-            await retry_async(lambda: self._write(batch), f"writing {len(batch)} pages", policy=self.retry_policy,
-                              on_retry=drop_connection)
+            await self.database.run(lambda connection: self._write(connection, batch),
+                                    f"writing {len(batch)} pages")
         except RETRYABLE as error:
             reason = error_line(error)
             for url in sorted({p.page["url"] for p in batch} - self.unsaved):
                 self.unsaved.add(url)
                 logger.error("not saved, the database is unavailable (%s): %s", reason, url)
             return False
+        finally:
+            if self.database.retries > retries:
+                self.counters["write_retries"] += self.database.retries - retries
         return True
 
-    async def _write(self, batch: list[_Pending]) -> None:
-        connection = await self._connected()
+    async def _write(self, connection: psycopg.AsyncConnection, batch: list[_Pending]) -> None:
         pages = sorted((p.page for p in batch), key=lambda row: (row["url"], row["content_hash"]))
         pages = list({(row["url"], row["content_hash"]): row for row in pages}.values())
         articles = sorted((p.article for p in batch if p.article), key=lambda row: row["url"])
@@ -173,10 +169,10 @@ class CorpusWriter:
         counts: Counter = Counter()
         async with connection.transaction():
             async with connection.cursor() as cursor:
-                await cursor.executemany(query("upsert_page"), pages, returning=True)
+                await cursor.executemany(query("corpus.upsert_page"), pages, returning=True)
                 counts.update(_returned_flags(await _returned_rows(cursor), "pages_new", "pages_seen_again"))
                 if articles:
-                    await cursor.executemany(query("upsert_article"), articles, returning=True)
+                    await cursor.executemany(query("corpus.upsert_article"), articles, returning=True)
                     rows = await _returned_rows(cursor)
                     for row, article in zip(rows, articles, strict=True):
                         if row[1]:
@@ -192,9 +188,7 @@ class CorpusWriter:
         try:
             return await self.flush()
         finally:
-            if self._connection is not None:
-                await self._connection.close()
-                self._connection = None
+            await self.database.close()
 
 
 async def _returned_rows(cursor: psycopg.AsyncCursor) -> list[tuple]:

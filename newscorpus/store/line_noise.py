@@ -1,4 +1,4 @@
-"""Line-noise statistics in Postgres (queries in line_noise.sql): count an article's lines in one round trip,
+"""Line-noise statistics in Postgres (queries in store/sql/line_noise.sql): count an article's lines in one round trip,
 re-clean a site's stored articles with the current statistics, report and allow-list noise lines."""
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from newscorpus.core.line_noise import (
     line_hash,
     normalise_line,
 )
-from newscorpus.store.connection import connect, connect_async
-from newscorpus.store.named_queries import query
-from newscorpus.store.retry import retry_async
+from newscorpus.store.connection import connect
+from newscorpus.store.held_connection import AsyncHeldConnection
+from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
 
-SQL_FILE = "line_noise.sql"
 # A sample text is kept for lines seen in this many articles (single lines are body text, not noise).
 SAMPLE_MIN_ARTICLES = 2
 CLEAN_BATCH_ROWS = 200      # articles updated per transaction by a re-clean
@@ -33,10 +32,6 @@ CLEAN_BATCH_ROWS = 200      # articles updated per transaction by a re-clean
 # dev VM (benchmarks/line_noise_throughput.py). Each article's counts and its ledger row commit together,
 # so a server crash can only lose the last few articles' counts whole; they are counted on the next crawl.
 STAGE_SESSION = "SET synchronous_commit = off"
-
-
-def _query(name: str) -> str:
-    return query(name, filename=SQL_FILE)
 
 
 @dataclass(frozen=True)
@@ -76,48 +71,41 @@ class LineNoiseStore:
     def __init__(self, dsn: str, config: LineNoiseConfig):
         self.dsn = dsn
         self.config = config
-        self._connection: psycopg.AsyncConnection | None = None
-        self.retries = 0  # calls repeated after a lost connection (newscorpus.store.retry)
+        self.database = AsyncHeldConnection(dsn, session=STAGE_SESSION)
 
     async def count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
                             samples: Sequence[str], kinds: str | None = None) -> ArticleCounts:
         """Retried with back-off while the server is away: counting an article again is idempotent."""
-        async def drop_connection(error: Exception) -> None:
-            self.retries += 1
-            await self.close()
-
-        return await retry_async(lambda: self._count_article(site_id, url, body_hash, hashes, samples, kinds),
-                                 f"counting the lines of {url[:200]}", on_retry=drop_connection)
-
-    async def _count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
-                             samples: Sequence[str], kinds: str | None) -> ArticleCounts:
-        if self._connection is None or self._connection.closed:
-            self._connection = await connect_async(self.dsn, autocommit=True)
-            await self._connection.execute(STAGE_SESSION)
         params = count_params(site_id, url, body_hash, hashes, samples, self.config, kinds)
-        row = await (await self._connection.execute(_query("count_article"), params)).fetchone()
-        return _article_counts(params, row)
+
+        async def count(connection: psycopg.AsyncConnection) -> tuple:
+            return await (await connection.execute(query("line_noise.count_article"), params)).fetchone()
+
+        return _article_counts(params, await self.database.run(count, f"counting the lines of {url[:200]}"))
+
+    @property
+    def retries(self) -> int:
+        """Calls repeated after a lost connection (newscorpus.store.retry)."""
+        return self.database.retries
 
     async def close(self) -> None:
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+        await self.database.close()
 
 
 def count_article(connection: psycopg.Connection, site_id: int, url: str, body_hash: str,
                   hashes: Sequence[uuid.UUID], samples: Sequence[str], config: LineNoiseConfig) -> ArticleCounts:
     """The same as :meth:`LineNoiseStore.count_article` on a synchronous autocommit connection."""
     params = count_params(site_id, url, body_hash, hashes, samples, config)
-    return _article_counts(params, connection.execute(_query("count_article"), params).fetchone())
+    return _article_counts(params, connection.execute(query("line_noise.count_article"), params).fetchone())
 
 
 def site_statistics(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig):
     """(RC, LC of the lines that can be noise, allow-listed hashes) of one site."""
-    row = connection.execute("SELECT articles_seen FROM site_line_stats WHERE site_id = %s", (site_id,)).fetchone()
+    row = connection.execute(query("line_noise.articles_seen"), {"site_id": site_id}).fetchone()
     articles_seen = row[0] if row else 0
-    counts = dict(connection.execute(_query("frequent_lines"),
+    counts = dict(connection.execute(query("line_noise.frequent_lines"),
                                      {"site_id": site_id, "min_articles": max(2, config.min_articles)}).fetchall())
-    allowed = {row[0] for row in connection.execute(_query("allowed_lines"), {"site_id": site_id})}
+    allowed = {row[0] for row in connection.execute(query("line_noise.allowed_lines"), {"site_id": site_id})}
     return articles_seen, counts, allowed
 
 
@@ -131,7 +119,7 @@ def reclean(dsn: str, site: str | None, config: LineNoiseConfig, *, count_missin
     """
     totals: Counter = Counter()
     with connect(dsn, autocommit=True) as connection:
-        sites = connection.execute(_query("sites_with_articles"), {"site": site}).fetchall()
+        sites = connection.execute(query("line_noise.sites_with_articles"), {"site": site}).fetchall()
         for site_id, _name in sites:
             if count_missing:
                 _count_stored(connection, site_id, config, totals)
@@ -141,7 +129,7 @@ def reclean(dsn: str, site: str | None, config: LineNoiseConfig, *, count_missin
             totals["sites"] += 1
             after_id = 0
             while True:
-                rows = connection.execute(_query("articles_to_clean"), {
+                rows = connection.execute(query("line_noise.articles_to_clean"), {
                     "site_id": site_id, "after_id": after_id, "before": cleaned_before, "limit": CLEAN_BATCH_ROWS,
                 }).fetchall()
                 if not rows:
@@ -155,7 +143,7 @@ def reclean(dsn: str, site: str | None, config: LineNoiseConfig, *, count_missin
 
 
 def _count_stored(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig, totals: Counter) -> None:
-    rows = connection.execute(_query("articles_to_count"), {"site_id": site_id}).fetchall()
+    rows = connection.execute(query("line_noise.articles_to_count"), {"site_id": site_id}).fetchall()
     for url, body, body_hash in rows:
         hashes, samples = article_hashes(body)
         result = count_article(connection, site_id, url, body_hash, hashes, samples, config)
@@ -178,16 +166,16 @@ def _cleaned_row(article_id: int, body: str, kinds: str | None, articles_seen: i
 def _write_clean(connection: psycopg.Connection, updates: list[dict]) -> None:
     if updates:
         with connection.transaction(), connection.cursor() as cursor:
-            cursor.executemany(_query("set_clean_body"), sorted(updates, key=lambda row: row["id"]))
+            cursor.executemany(query("line_noise.set_clean_body"), sorted(updates, key=lambda row: row["id"]))
 
 
 def site_id_of(connection: psycopg.Connection, site: str) -> int | None:
-    row = connection.execute(_query("site_by_name"), {"site": site}).fetchone()
+    row = connection.execute(query("line_noise.site_by_name"), {"site": site}).fetchone()
     return row[0] if row else None
 
 
 def noise_report(connection: psycopg.Connection, site_id: int, limit: int) -> list[dict]:
-    cursor = connection.execute(_query("noise_report"), {"site_id": site_id, "limit": limit})
+    cursor = connection.execute(query("line_noise.noise_report"), {"site_id": site_id, "limit": limit})
     names = [column.name for column in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor]
 
@@ -205,13 +193,13 @@ def parse_line_ref(value: str) -> tuple[uuid.UUID, str | None]:
 
 def allow_line(connection: psycopg.Connection, site_id: int, digest: uuid.UUID, sample: str | None) -> None:
     if sample is None:
-        row = connection.execute(_query("line_sample"), {"site_id": site_id, "line_hash": digest}).fetchone()
+        row = connection.execute(query("line_noise.line_sample"), {"site_id": site_id, "line_hash": digest}).fetchone()
         sample = row[0] if row else None
-    connection.execute(_query("allow_line"), {"site_id": site_id, "line_hash": digest, "sample": sample})
+    connection.execute(query("line_noise.allow_line"), {"site_id": site_id, "line_hash": digest, "sample": sample})
 
 
 def table_sizes(connection: psycopg.Connection) -> dict:
-    cursor = connection.execute(_query("table_sizes"))
+    cursor = connection.execute(query("line_noise.table_sizes"))
     return dict(zip([column.name for column in cursor.description], cursor.fetchone(), strict=True))
 
 

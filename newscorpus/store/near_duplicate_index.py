@@ -26,19 +26,15 @@ from dataclasses import dataclass, field
 import psycopg
 
 from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, prefers_as_canonical
+from newscorpus.core.near_duplicate_batch import Link
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.simhash_fingerprint import block_keys, hamming_distance, to_signed, to_unsigned
 from newscorpus.store.connection import connect
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 LAYOUTS = ("table", "gin")  # keyword postings: a (keyword, article) btree table, or a GIN index on keywords
 _LOCK_NAMESPACE = b"newscorpus/near-duplicates/"
-
-
-def dedup_sql(name: str) -> str:
-    """A named query of near_duplicates.sql."""
-    return query(name, filename="near_duplicates.sql")
 
 
 def _lock_key(kind: str, value: object) -> int:
@@ -135,15 +131,6 @@ def feature_params(features: DocumentFeatures, config: DedupConfig, layout: str)
 
 
 @dataclass(frozen=True)
-class Link:
-    """An article's decision as stored with its row."""
-    canonical_id: int | None = None  # None: the article is canonical
-    method: str | None = None
-    score: float | None = None
-    matched_id: int | None = None
-
-
-@dataclass(frozen=True)
 class NewArticleRow:
     """A new article's near_duplicate_features row, its id taken from allocate_ids."""
     id: int
@@ -206,14 +193,15 @@ class PostgresDedupIndex:
         self._fetched: dict[int, DocumentFeatures] = {}  # rows read in this transaction
 
     def _rows(self, name: str, params: dict) -> list[tuple]:
-        return self.connection.execute(dedup_sql(name), params, binary=True).fetchall()
+        return self.connection.execute(query(f"near_duplicate.{name}"), params, binary=True).fetchall()
 
     def add(self, doc_id: str, features: DocumentFeatures, *, site_id: int = 0, text_hash: str = "") -> int:
         """Index an article as canonical under its URL (`doc_id`); returns its id."""
         article_id = self._rows("allocate_ids", {"count": 1})[0][0]
         row = NewArticleRow(article_id, doc_id, site_id, text_hash, features)
         config = DedupConfig(simhash_distance=self.simhash_distance)
-        self.connection.execute(dedup_sql("insert_features_batch"), new_rows_params([row], config, self.layout))
+        self.connection.execute(query("near_duplicate.insert_features_batch"),
+                                new_rows_params([row], config, self.layout))
         return article_id
 
     def exact_candidates(self, body_hash: str) -> list[int]:
@@ -237,7 +225,7 @@ class PostgresDedupIndex:
         missing = [i for i in doc_ids if i not in self._fetched]
         if missing:
             cursor = self.connection.cursor(row_factory=psycopg.rows.dict_row, binary=True)
-            for row in cursor.execute(dedup_sql("features"), {"ids": missing}):
+            for row in cursor.execute(query("near_duplicate.features"), {"ids": missing}):
                 self._fetched[row["id"]] = row_features(row)
                 self.canonical_of[row["id"]] = row["canonical_id"]
                 self.url_of[row["id"]] = row["url"]
@@ -247,7 +235,7 @@ class PostgresDedupIndex:
 def cluster_root(connection: psycopg.Connection, article_id: int) -> int:
     """The canonical article of `article_id`'s cluster, row-locked; follows links moved by concurrent writers."""
     for _ in range(16):
-        row = connection.execute(dedup_sql("lock_canonical"), {"id": article_id}).fetchone()
+        row = connection.execute(query("near_duplicate.lock_canonical"), {"id": article_id}).fetchone()
         if row is None or row[1] is None:
             return article_id
         article_id = row[1]
@@ -268,11 +256,10 @@ def _merge(connection: psycopg.Connection, index: PostgresDedupIndex, article_id
         found = {article_id: features, other: index.features([other])[other]}
         earlier, later = sorted(found)
         keep, lose = (later, earlier) if prefers_as_canonical(found[later], found[earlier]) else (earlier, later)
-        connection.execute(dedup_sql("link_duplicate"), {"id": lose, "canonical_id": keep, "method": judgement.method,
-                                                    "score": judgement.score,
-                                                    "matched_id": judgement.candidate_id if lose == article_id
-                                                    else article_id})
-        connection.execute(dedup_sql("relink_members"), {"old_canonical_id": lose, "new_canonical_id": keep})
+        connection.execute(query("near_duplicate.link_duplicate"), {
+            "id": lose, "canonical_id": keep, "method": judgement.method, "score": judgement.score,
+            "matched_id": judgement.candidate_id if lose == article_id else article_id})
+        connection.execute(query("near_duplicate.relink_members"), {"old_canonical_id": lose, "new_canonical_id": keep})
         return 1
     return 0
 
@@ -285,7 +272,7 @@ def resolve_duplicates(dsn: str, sites: list[str] | None = None, config: DedupCo
     totals = {"checked": 0, "merged": 0}
     with connect(dsn, autocommit=True) as connection:
         while True:
-            ids = [i for (i,) in connection.execute(dedup_sql("unresolved_canonicals"),
+            ids = [i for (i,) in connection.execute(query("near_duplicate.unresolved_canonicals"),
                                                     {"sites": sites or None, "limit": batch_size})]
             if not ids:
                 return totals
@@ -294,10 +281,10 @@ def resolve_duplicates(dsn: str, sites: list[str] | None = None, config: DedupCo
                     index = PostgresDedupIndex(connection, config.simhash_distance, layout, exclude=article_id)
                     features = index.features([article_id]).get(article_id)
                     if features is not None and index.canonical_of[article_id] is None:
-                        connection.execute(dedup_sql("lock_keys"), {
+                        connection.execute(query("near_duplicate.lock_keys"), {
                             "keys": lock_keys(index.url_of[article_id], features, config)})
                         totals["merged"] += _merge(connection, index, article_id, features, config)
-                    connection.execute(dedup_sql("mark_resolved"), {"ids": [article_id]})
+                    connection.execute(query("near_duplicate.mark_resolved"), {"ids": [article_id]})
                 totals["checked"] += 1
 
 
@@ -310,10 +297,10 @@ def list_clusters(dsn: str, site: str | None = None, limit: int = 20) -> list[di
     """Clusters with at least one duplicate, largest first: canonical id, url, title, site and members."""
     with connect(dsn) as connection:
         cursor = connection.cursor(row_factory=psycopg.rows.dict_row)
-        return cursor.execute(dedup_sql("clusters"), {"site": site, "limit": limit}).fetchall()
+        return cursor.execute(query("near_duplicate.clusters"), {"site": site, "limit": limit}).fetchall()
 
 
 def canonical_counts(dsn: str) -> dict:
     with connect(dsn) as connection:
         cursor = connection.cursor(row_factory=psycopg.rows.dict_row)
-        return dict(cursor.execute(dedup_sql("canonical_counts")).fetchone())
+        return dict(cursor.execute(query("near_duplicate.canonical_counts")).fetchone())

@@ -1,4 +1,4 @@
-"""Site-aware extraction state in Postgres (queries in site_templates.sql): load a site's templates and
+"""Site-aware extraction state in Postgres (queries in store/sql/site_aware.sql): load a site's templates and
 reference skeletons into a `SiteAwareExtractor`, save them back with hit/repair counts added as deltas."""
 
 from __future__ import annotations
@@ -12,15 +12,9 @@ from newscorpus.core.site_aware.cascade import SiteAwareExtractor
 from newscorpus.core.site_aware.skeleton import Skeleton
 from newscorpus.core.site_aware.templates import SiteTemplate
 from newscorpus.store.connection import connect
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
-
-SQL_FILE = "site_templates.sql"
-
-
-def _query(name: str) -> str:
-    return query(name, filename=SQL_FILE)
 
 
 @dataclass(frozen=True)
@@ -49,7 +43,7 @@ class SiteTemplateStore:
         known = {(t.page_type, t.url) for t in state.templates}
         loaded = 0
         with connect(self.dsn) as connection:
-            for data, hits, repairs in connection.execute(_query("load_site_templates"), {"site": site}):
+            for data, hits, repairs in connection.execute(query("site_aware.load_site_templates"), {"site": site}):
                 template = SiteTemplate.from_dict(data)
                 template.hits, template.repairs = int(hits), int(repairs)
                 self._loaded[(site, template.page_type, template.url)] = (template.hits, template.repairs)
@@ -57,7 +51,7 @@ class SiteTemplateStore:
                     state.templates.append(template)
                     loaded += 1
             clusters: dict[int, list[Skeleton]] = {}
-            for cluster, _position, data in connection.execute(_query("load_site_skeletons"), {"site": site}):
+            for cluster, _position, data in connection.execute(query("site_aware.load_site_skeletons"), {"site": site}):
                 clusters.setdefault(cluster, []).append(Skeleton.from_json(data))
         if clusters and not state.clusters:
             state.clusters = [clusters[key] for key in sorted(clusters)]
@@ -70,7 +64,7 @@ class SiteTemplateStore:
         with connect(self.dsn) as connection, connection.transaction():
             for site, state in extractor.sites.items():
                 for template in state.dropped:  # it stopped agreeing with the pages: not loaded again
-                    connection.execute(_query("delete_site_template"),
+                    connection.execute(query("site_aware.delete_site_template"),
                                        {"site": site, "page_type": template.page_type, "url": template.url})
                     self._loaded.pop((site, template.page_type, template.url), None)
                 state.dropped.clear()
@@ -79,7 +73,7 @@ class SiteTemplateStore:
                     hits0, repairs0 = self._loaded.get(key, (0, 0))
                     data = template.to_dict()
                     connection.execute(
-                        _query("upsert_site_template"),
+                        query("site_aware.upsert_site_template"),
                         {
                             "site": site,
                             "page_type": template.page_type,
@@ -95,7 +89,7 @@ class SiteTemplateStore:
                 for cluster, members in enumerate(state.clusters):
                     for position, skeleton in enumerate(members):
                         connection.execute(
-                            _query("upsert_site_skeleton"),
+                            query("site_aware.upsert_site_skeleton"),
                             {
                                 "site": site,
                                 "cluster": cluster,
@@ -108,7 +102,7 @@ class SiteTemplateStore:
 
     def list(self, site: str | None = None) -> list[TemplateRow]:
         with connect(self.dsn) as connection:
-            rows = connection.execute(_query("list_site_templates"), {"site": site}).fetchall()
+            rows = connection.execute(query("site_aware.list_site_templates"), {"site": site}).fetchall()
         return [
             TemplateRow(s, page_type, url, source, int(hits), int(repairs), SiteTemplate.from_dict(data), updated)
             for s, page_type, url, source, hits, repairs, data, updated in rows

@@ -8,8 +8,8 @@ import asyncio
 
 import psycopg
 
-from newscorpus.store.connection import connect_async
-from newscorpus.store.named_queries import query
+from newscorpus.store.held_connection import AsyncHeldConnection
+from newscorpus.store.sql import query
 
 
 class StoredArticles:
@@ -21,16 +21,9 @@ class StoredArticles:
 
     def __init__(self, dsn: str):
         self.dsn = dsn
-        self._connection: psycopg.AsyncConnection | None = None
-        self._connecting = asyncio.Lock()
+        self.database = AsyncHeldConnection(dsn)
         self._waiting: dict[tuple[str, float], list[asyncio.Future]] = {}
         self._lookups: asyncio.Task | None = None
-
-    async def _connected(self) -> psycopg.AsyncConnection:
-        async with self._connecting:
-            if self._connection is None or self._connection.closed:
-                self._connection = await connect_async(self.dsn, autocommit=True)
-            return self._connection
 
     async def seen_within(self, url: str, hours: float) -> bool:
         answer = asyncio.get_running_loop().create_future()
@@ -62,18 +55,13 @@ class StoredArticles:
             self._lookups = None
 
     async def _stored_recently(self, urls: list[str], hours: float) -> set[str]:
-        connection = await self._connected()
-        try:
-            cursor = await connection.execute(query("stored_recently", filename="stored_articles.sql"),
-                                              {"urls": urls, "hours": hours})
-        except psycopg.OperationalError:
-            await connection.close()
-            raise
-        return {url for (url,) in await cursor.fetchall()}
+        async def look_up(connection: psycopg.AsyncConnection) -> list[tuple]:
+            cursor = await connection.execute(query("corpus.stored_recently"), {"urls": urls, "hours": hours})
+            return await cursor.fetchall()
+
+        return {url for (url,) in await self.database.run_once(look_up)}  # a failed lookup is not retried
 
     async def close(self) -> None:
         if self._lookups is not None:
             await self._lookups
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+        await self.database.close()

@@ -4,7 +4,6 @@ stored and linked, corpus_articles shows canonical articles only, a re-crawl cha
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import psycopg
@@ -55,9 +54,7 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
         stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings), batch_size=4,
                                       workers=workers)
         storage = StoragePipeline(crawler, database)
-        stage.executor = ThreadPoolExecutor(1)  # open_spider needs a running spider
-        if workers:
-            await asyncio.get_running_loop().run_in_executor(stage.executor, stage._features, [("", "x", None)])
+        await stage.open_recorder()  # open_spider needs a running spider
         if kill_worker:
             for process in stage.pool._processes.values():
                 process.kill()

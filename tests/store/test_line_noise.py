@@ -12,6 +12,7 @@ from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
 from newscorpus.store import line_noise as store
+from newscorpus.store.sql import query
 
 CONFIG = LineNoiseConfig(prune_interval=0)
 
@@ -130,7 +131,7 @@ def test_a_reclean_keeps_code_by_the_stored_line_kinds_and_unpublishes_a_body_wi
             "INSERT INTO articles (site_id, url, body, body_hash, first_seen, last_seen, updated_at) "
             "VALUES (1, %s, %s, %s, now(), now(), now())", (url, body, body_hash(body)))
         hashes, samples = article_hashes(body)
-        connection.execute(store._query("count_article"),
+        connection.execute(query("line_noise.count_article"),
                            store.count_params(1, url, body_hash(body), hashes, samples, CONFIG, kinds))
     assert connection.execute("SELECT count(*) FROM line_noise_line_kinds").fetchone()[0] == 7
     store.reclean(database_dsn, "demo", CONFIG)

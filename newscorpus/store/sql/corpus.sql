@@ -143,3 +143,9 @@ WHERE id = %(page_id)s
 SELECT (SELECT count(*) FROM sites) AS sites,
        (SELECT count(*) FROM pages) AS pages,
        (SELECT count(*) FROM articles) AS articles
+
+-- name: stored_recently
+-- The stored-article check (newscorpus.crawl.refetch), on the unique index of articles.url: the URLs of
+-- %(urls)s stored and seen less than %(hours)s ago: the questions that arrived together, one round trip.
+SELECT url FROM articles
+WHERE url = ANY(%(urls)s::text[]) AND last_seen > now() - %(hours)s * interval '1 hour'

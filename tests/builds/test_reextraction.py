@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 
+from newscorpus.builds.reextraction import reextract
 from newscorpus.crawl.database import migrate_database
 from newscorpus.crawl.items import PageItem
 from newscorpus.store.corpus_store import CorpusWriter
-from newscorpus.store.reextraction import reextract
 
 URL = "http://example.com/2026/01/01/story-1.html"
 FIRST_SEEN = datetime(2026, 1, 1, 8, tzinfo=UTC)

@@ -1,4 +1,5 @@
-"""Run extraction again over the raw pages kept in Postgres (after the extractor improved)."""
+"""Run extraction again over the raw pages kept in Postgres (after the extractor improved): a build-layer operation
+over the store (newscorpus.store) and the crawl's item (PageItem.apply_extraction), so it lives above both."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from newscorpus.core.text import without_nul
 from newscorpus.crawl.items import PageItem
 from newscorpus.store.connection import connect
 from newscorpus.store.corpus_store import article_row
-from newscorpus.store.named_queries import query
+from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +26,7 @@ def reextract(dsn: str, site: str | None = None, progress: Callable[[Counter], N
     with connect(dsn) as reader, connect(dsn) as writer:
         with reader.cursor(name="pages_to_reextract") as cursor:
             cursor.itersize = FETCH_ROWS
-            cursor.execute(query("pages_to_reextract"), {"site": site})
+            cursor.execute(query("corpus.pages_to_reextract"), {"site": site})
             batch: list[dict] = []
             for row in cursor:
                 batch.append(_reextract_one(row, counts))
@@ -60,8 +61,8 @@ def _write(connection, batch: list[dict]) -> None:
     if not batch:
         return
     with connection.transaction(), connection.cursor() as cursor:
-        cursor.executemany(query("set_page_outcome"), sorted((b["page"] for b in batch),
+        cursor.executemany(query("corpus.set_page_outcome"), sorted((b["page"] for b in batch),
                                                               key=lambda p: p["page_id"]))
         articles = sorted((b["article"] for b in batch if b["article"]), key=lambda a: a["url"])
         if articles:
-            cursor.executemany(query("upsert_article"), articles)
+            cursor.executemany(query("corpus.upsert_article"), articles)

@@ -26,6 +26,10 @@ FROM sites s
 LEFT JOIN site_line_stats st ON st.site_id = s.id
 WHERE s.name = %(site)s
 
+-- name: articles_seen
+-- The site's RC: the articles counted so far (no row: none).
+SELECT articles_seen FROM site_line_stats WHERE site_id = %(site_id)s
+
 -- name: frequent_lines
 -- The site's lines seen in at least min_articles articles: the only ones that can be noise.
 SELECT line_hash, articles FROM line_counts WHERE site_id = %(site_id)s AND articles >= %(min_articles)s
