@@ -69,7 +69,7 @@ def _baselines(given: list[str]) -> list[str]:
 
 def run_eval_dedup(args: argparse.Namespace) -> int:
     from newscorpus.cli.main import CommandError
-    from newscorpus.core.near_duplicate import DedupConfig
+    from newscorpus.core.near_duplicate import NearDuplicateConfig as DedupConfig
     from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
     from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval, write_decisions
 

@@ -17,6 +17,7 @@ from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
 
 from migrations.runner import migrate
+from newscorpus.crawl.stage_settings import stage_config
 from newscorpus.store.connection import DatabaseError, connect, error_line, redact_dsn, resolve_dsn
 from newscorpus.store.corpus_store import CorpusWriter
 from newscorpus.store.retry import RETRYABLE, RetryPolicy, configure
@@ -35,8 +36,6 @@ class CrawlDatabase:
     """Owns the crawl's connection: stages call :meth:`record`; pages and articles are written in batches."""
 
     def __init__(self, crawler: Crawler, dsn: str | None, data_dir: str, batch_size: int, retry_attempts: int = 8):
-        if batch_size < 1:
-            raise ValueError(f"NEWSCORPUS_STORAGE_BATCH_SIZE must be >= 1, not {batch_size}")
         if retry_attempts < 1:
             raise ValueError(f"NEWSCORPUS_DB_RETRY_ATTEMPTS must be >= 1, not {retry_attempts}")
         configure(RetryPolicy(attempts=retry_attempts))
@@ -58,7 +57,7 @@ class CrawlDatabase:
             crawler,
             dsn=settings.get("NEWSCORPUS_DB_DSN"),
             data_dir=settings.get("NEWSCORPUS_DB_DATA_DIR"),
-            batch_size=settings.getint("NEWSCORPUS_STORAGE_BATCH_SIZE"),
+            batch_size=stage_config(settings, "STORAGE").batch_size,
             retry_attempts=settings.getint("NEWSCORPUS_DB_RETRY_ATTEMPTS"),
         )
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from newscorpus.core.near_duplicate import (
-    DedupConfig,
     DocumentFeatures,
     PairMeasures,
     build_features,
     judge,
     prefers_as_canonical,
 )
+from newscorpus.core.near_duplicate import NearDuplicateConfig as DedupConfig
 from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from newscorpus.evaluation.pair_metrics import Pair, PairCounts, pair_key
 

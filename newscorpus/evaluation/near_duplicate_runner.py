@@ -8,7 +8,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from newscorpus.core.near_duplicate import DedupConfig
+from newscorpus.core.near_duplicate import NearDuplicateConfig as DedupConfig
 from newscorpus.evaluation.near_duplicate_baselines import run_baselines
 from newscorpus.evaluation.near_duplicate_eval import DedupData, StreamRun, cross_validate, fit_thresholds, stream
 from newscorpus.evaluation.near_duplicate_report import LANGS, MethodResult, format_tables, score_method

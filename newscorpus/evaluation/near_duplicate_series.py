@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from newscorpus.core.keywords import title_keywords
-from newscorpus.core.near_duplicate import DedupConfig, measure_pair
+from newscorpus.core.near_duplicate import NearDuplicateConfig as DedupConfig
+from newscorpus.core.near_duplicate import measure_pair
 from newscorpus.evaluation.near_duplicate_eval import StreamRun
 from newscorpus.evaluation.pair_metrics import PairCounts
 

@@ -14,40 +14,16 @@ from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lin
 from newscorpus.core.text import body_hash, without_nul
 from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.crawl.outcomes import EmptyAfterCleaning
+from newscorpus.crawl.stage_settings import stage_config, stage_enabled
 from newscorpus.store.line_noise import LineNoiseStore, reclean
 
 logger = logging.getLogger(__name__)
 
-# LineNoiseConfig field <- setting (defaults and their sources in newscorpus/crawl/settings.py).
-SETTINGS = {
-    "per_articles": ("NEWSCORPUS_LINENOISE_L", int),
-    "min_articles": ("NEWSCORPUS_LINENOISE_MIN_ARTICLES", int),
-    "prune_divisor": ("NEWSCORPUS_LINENOISE_PRUNE_DIVISOR", int),
-    "prune_interval": ("NEWSCORPUS_LINENOISE_PRUNE_INTERVAL", int),
-    "warmup": ("NEWSCORPUS_LINENOISE_WARMUP", int),
-    "guard_share": ("NEWSCORPUS_LINENOISE_GUARD_SHARE", float),
-    "guard_articles": ("NEWSCORPUS_LINENOISE_GUARD_ARTICLES", int),
-    "min_share": ("NEWSCORPUS_LINENOISE_MIN_SHARE", float),
-    "mid_body_share": ("NEWSCORPUS_LINENOISE_MID_BODY_SHARE", float),
-}
-
 
 def config_from_settings(settings) -> LineNoiseConfig:
-    """The filter's parameters from Scrapy settings (or any mapping of setting names); errors name the setting."""
-    values = {}
-    for field_name, (setting, kind) in SETTINGS.items():
-        raw = settings.get(setting)
-        if raw is None:
-            continue
-        try:
-            values[field_name] = kind(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"{setting} must be a {kind.__name__}, not {raw!r}") from None
-        try:
-            LineNoiseConfig(**{field_name: values[field_name]})
-        except ValueError as error:
-            raise ValueError(f"{setting}: {error}") from None
-    return LineNoiseConfig(**values)
+    """The filter's parameters from NEWSCORPUS_LINE_NOISE_* in Scrapy settings (or any mapping of setting names);
+    errors name the setting."""
+    return stage_config(settings, "LINE_NOISE")
 
 
 class LineNoisePipeline:
@@ -61,8 +37,8 @@ class LineNoisePipeline:
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
-        if not settings.getbool("NEWSCORPUS_LINENOISE_ENABLED"):
-            raise NotConfigured("NEWSCORPUS_LINENOISE_ENABLED is off")
+        if not stage_enabled(settings, "LINE_NOISE"):
+            raise NotConfigured("NEWSCORPUS_LINE_NOISE_ENABLED is off")
         return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings))
 
     async def open_spider(self) -> None:

@@ -4,13 +4,13 @@ decision against the Postgres index, the link to the cluster's canonical article
 
 Duplicates are stored like any article (nothing is dropped or deleted); the corpus_articles view leaves them
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. The work runs in one dedicated
-thread with its own connection, so the reactor is never blocked on the database. With NEWSCORPUS_DEDUP_WORKERS
+thread with its own connection, so the reactor is never blocked on the database. With NEWSCORPUS_NEAR_DUPLICATE_WORKERS
 = 1 the features (keywords with jieba, fingerprint, sketch) are computed in a process of their own, off the
 reactor's core (issue 18); a worker that fails is counted (newscorpus/dedup/worker_errors), replaced, and the
 batch's features computed in the thread: no article is lost.
 
 Group batching: the articles that arrive while a batch is being decided wait and go together in the next one
-(at most NEWSCORPUS_DEDUP_BATCH_SIZE), one transaction each. A lone article goes alone at once, so batching
+(at most NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE), one transaction each. A lone article goes alone at once, so batching
 adds no wait; under load the per-transaction costs are shared (benchmarks/dedup_throughput.py).
 """
 
@@ -26,40 +26,21 @@ from dataclasses import dataclass
 import psycopg
 from scrapy.exceptions import NotConfigured
 
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features_batch
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features_batch
 from newscorpus.core.text import source_hash, without_nul
 from newscorpus.crawl.database import CrawlDatabase
+from newscorpus.crawl.stage_settings import stage_config, stage_enabled
 from newscorpus.store.connection import DatabaseUnavailableError, connect
 from newscorpus.store.near_duplicate_records import ArticleToRecord, DedupOutcome, record_articles
 from newscorpus.store.retry import retry_sync
 
 logger = logging.getLogger(__name__)
 
-# DedupConfig field <- setting, type, check (defaults and their sources in newscorpus/crawl/settings.py).
-SETTINGS = {
-    "window": ("NEWSCORPUS_DEDUP_WINDOW", int, lambda v: v >= 1, "must be >= 1"),
-    "min_cooccurrence": ("NEWSCORPUS_DEDUP_M", int, lambda v: v >= 1, "must be >= 1"),
-    "tau": ("NEWSCORPUS_DEDUP_TAU", float, lambda v: 0 <= v <= 1, "must be in [0, 1]"),
-    "body_tau": ("NEWSCORPUS_DEDUP_BODY_TAU", float, lambda v: 0 <= v <= 1, "must be in [0, 1]"),
-    "simhash_distance": ("NEWSCORPUS_DEDUP_SIMHASH_DISTANCE", int, lambda v: 1 <= v <= 15, "must be in 1..15"),
-}
 
-
-def config_from_settings(settings) -> DedupConfig:
-    """The detector's parameters from Scrapy settings (or any mapping); errors name the setting."""
-    values = {}
-    for field_name, (setting, kind, check, rule) in SETTINGS.items():
-        raw = settings.get(setting)
-        if raw is None:
-            continue
-        try:
-            value = kind(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"{setting} must be a {kind.__name__}, not {raw!r}") from None
-        if not check(value):
-            raise ValueError(f"{setting} {rule}, not {value!r}")
-        values[field_name] = value
-    return DedupConfig(**values)
+def config_from_settings(settings) -> NearDuplicateConfig:
+    """The detector's and the stage's parameters from NEWSCORPUS_NEAR_DUPLICATE_* in Scrapy settings (or any
+    mapping of setting names); errors name the setting."""
+    return stage_config(settings, "NEAR_DUPLICATE")
 
 
 @dataclass(frozen=True)
@@ -72,14 +53,12 @@ class _Waiting:
 
 
 class NearDuplicatePipeline:
-    def __init__(self, crawler, database: CrawlDatabase, config: DedupConfig, batch_size: int, workers: int = 0):
-        if workers not in (0, 1):
-            raise ValueError(f"NEWSCORPUS_DEDUP_WORKERS must be 0 or 1, not {workers}")
+    def __init__(self, crawler, database: CrawlDatabase, config: NearDuplicateConfig):
         self.crawler = crawler
         self.database = database
         self.config = config
-        self.batch_size = batch_size
-        self.workers = workers
+        self.batch_size = config.batch_size
+        self.workers = config.workers
         self.pool: ProcessPoolExecutor | None = None  # used only from the executor's one thread
         self.worker_errors = 0
         self.executor: ThreadPoolExecutor | None = None
@@ -91,17 +70,13 @@ class NearDuplicatePipeline:
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
-        if not settings.getbool("NEWSCORPUS_DEDUP_ENABLED"):
-            raise NotConfigured("NEWSCORPUS_DEDUP_ENABLED is off")
-        batch_size = settings.getint("NEWSCORPUS_DEDUP_BATCH_SIZE")
-        if batch_size < 1:
-            raise ValueError(f"NEWSCORPUS_DEDUP_BATCH_SIZE must be >= 1, not {batch_size}")
-        return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings), batch_size,
-                   settings.getint("NEWSCORPUS_DEDUP_WORKERS"))
+        if not stage_enabled(settings, "NEAR_DUPLICATE"):
+            raise NotConfigured("NEWSCORPUS_NEAR_DUPLICATE_ENABLED is off")
+        return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings))
 
     async def open_spider(self) -> None:
         await self.database.open(self.crawler.spider.site_config.name)
-        self.executor = ThreadPoolExecutor(1, thread_name_prefix="neardup")
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="near_duplicate")
         if self.workers:  # started (and its imports done) before the first batch
             await asyncio.get_running_loop().run_in_executor(self.executor, self._features, [("", "start", None)])
 

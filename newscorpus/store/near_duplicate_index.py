@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, prefers_as_canonical
+from newscorpus.core.near_duplicate import DocumentFeatures, prefers_as_canonical
+from newscorpus.core.near_duplicate import NearDuplicateConfig as DedupConfig
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.simhash_fingerprint import block_keys, hamming_distance, to_signed, to_unsigned

@@ -19,12 +19,12 @@ import psycopg
 from psycopg.rows import dict_row
 
 from newscorpus.core.near_duplicate import (
-    DedupConfig,
     DocumentFeatures,
     PairJudgement,
     judge_pair,
     prefers_as_canonical,
 )
+from newscorpus.core.near_duplicate import NearDuplicateConfig as DedupConfig
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, InMemoryDedupIndex, find_duplicates
 from newscorpus.core.simhash_fingerprint import block_keys, to_signed, to_unsigned
 from newscorpus.store.near_duplicate_index import (

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from newscorpus.core.near_duplicate import (
-    DedupConfig,
+    NearDuplicateConfig,
     build_features,
     decide,
     judge_pair,
@@ -30,7 +30,7 @@ from tests.core.dedup_texts import (
     zh_reprint,
 )
 
-CONFIG = DedupConfig()
+CONFIG = NearDuplicateConfig()
 ZH_ORIGINAL = build_features(ZH_TITLE, "\n".join(ZH_PARAGRAPHS), "zh", CONFIG)
 EN_ORIGINAL = build_features(EN_TITLE, "\n\n".join(EN_PARAGRAPHS), "en", CONFIG)
 

@@ -17,7 +17,7 @@ from newscorpus.stages.line_noise import LineNoisePipeline, config_from_settings
 from tests.conftest import fresh_schema
 from tests.local_crawl import run_crawl
 
-WARMUP = {"NEWSCORPUS_LINENOISE_WARMUP": "20"}
+WARMUP = {"NEWSCORPUS_LINE_NOISE_WARMUP": "20"}
 
 
 @pytest.fixture(scope="module")
@@ -122,11 +122,21 @@ def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
 
 
 def test_settings_are_checked_when_the_stage_is_built():
+    assert config_from_settings(Settings({"NEWSCORPUS_LINE_NOISE_PER_ARTICLES": "20"})).per_articles == 20
+    with pytest.raises(ValueError, match="NEWSCORPUS_LINE_NOISE_PER_ARTICLES must be >= 1, not 0"):
+        config_from_settings(Settings({"NEWSCORPUS_LINE_NOISE_PER_ARTICLES": "0"}))
+    with pytest.raises(ValueError, match="NEWSCORPUS_LINE_NOISE_GUARD_SHARE must be a number, not 'lots'"):
+        config_from_settings(Settings({"NEWSCORPUS_LINE_NOISE_GUARD_SHARE": "lots"}))
+    from scrapy.utils.test import get_crawler
+
+    with pytest.raises(NotConfigured):
+        LineNoisePipeline.from_crawler(get_crawler(settings_dict={"NEWSCORPUS_LINE_NOISE_ENABLED": False}))
+
+
+def test_the_names_before_issue_20_still_work():
     assert config_from_settings(Settings({"NEWSCORPUS_LINENOISE_L": "20"})).per_articles == 20
-    with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_L"):
+    with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_L must be >= 1"):   # the name the value came under
         config_from_settings(Settings({"NEWSCORPUS_LINENOISE_L": "0"}))
-    with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_GUARD_SHARE"):
-        config_from_settings(Settings({"NEWSCORPUS_LINENOISE_GUARD_SHARE": "lots"}))
     from scrapy.utils.test import get_crawler
 
     with pytest.raises(NotConfigured):

@@ -48,12 +48,12 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
     """The articles one after the other, or (together) all in flight at once, as under a busy crawl; `workers`:
     features in a process of their own, which `kill_worker` kills before the first article."""
     async def run():
-        crawler = get_crawler(settings_dict={"NEWSCORPUS_DEDUP_ENABLED": True})
+        crawler = get_crawler(settings_dict={"NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE": "4",
+                                             "NEWSCORPUS_NEAR_DUPLICATE_WORKERS": str(workers)})
         crawler.stats.open_spider()
         database = CrawlDatabase(crawler, dsn, "", batch_size=50)
         await database.open("news")
-        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings), batch_size=4,
-                                      workers=workers)
+        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings))
         storage = StoragePipeline(crawler, database)
         stage.executor = ThreadPoolExecutor(1)  # open_spider needs a running spider
         if workers:
@@ -135,8 +135,17 @@ def test_a_recrawl_changes_nothing(database_dsn):
 
 
 def test_settings_are_checked_and_errors_name_the_setting():
-    assert config_from_settings({"NEWSCORPUS_DEDUP_WINDOW": "3"}).window == 3
-    with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_TAU"):
-        config_from_settings({"NEWSCORPUS_DEDUP_TAU": "1.5"})
-    with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_SIMHASH_DISTANCE"):
-        config_from_settings({"NEWSCORPUS_DEDUP_SIMHASH_DISTANCE": "x"})
+    assert config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_WINDOW": "3"}).window == 3
+    assert config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_MIN_COOCCURRENCE": "3"}).min_cooccurrence == 3
+    with pytest.raises(ValueError, match=r"NEWSCORPUS_NEAR_DUPLICATE_TAU must be in \[0, 1\], not 1.5"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_TAU": "1.5"})
+    with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_SIMHASH_DISTANCE must be a whole number"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_SIMHASH_DISTANCE": "x"})
+    with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_WORKERS must be 0 or 1, not 2"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_WORKERS": "2"})
+    with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_OVERLAP must be one of 'min', 'jaccard'"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_OVERLAP": "max"})
+    # the names before issue 20
+    assert config_from_settings({"NEWSCORPUS_DEDUP_M": "3"}).min_cooccurrence == 3
+    with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_BATCH_SIZE must be >= 1, not 0"):
+        config_from_settings({"NEWSCORPUS_DEDUP_BATCH_SIZE": "0"})

@@ -1,6 +1,7 @@
-"""`scrapy crawl`, checking the site config, the database and Redis (when set) before the reactor starts, so
-that a missing config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback.
-A crawl that could not save every page it fetched (the database away for too long) exits with code 1."""
+"""`scrapy crawl`, checking the site config, the stage settings, the database and Redis (when set) before the
+reactor starts, so that a missing config, a bad setting, a bad DSN or an unreachable server is one clear line and
+exit code 2, not a traceback. A crawl that could not save every page it fetched (the database away for too long)
+exits with code 1."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from newscorpus.crawl.database import DATABASE_UNAVAILABLE
 from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
 from newscorpus.crawl.site_config import SiteConfigError, adhoc_site_config, load_site_config
+from newscorpus.crawl.stage_settings import SettingError, check_stage_settings
 from newscorpus.store.connection import DatabaseError, connect
 
 
@@ -29,9 +31,10 @@ class Command(ScrapyCrawlCommand):
         if args and args[0] == "site":
             try:
                 self.check_site_arguments(opts.spargs)
+                check_stage_settings(self.settings)
                 self.check_database()
                 self.check_redis()
-            except (SiteConfigError, DatabaseError, RedisSettingError) as error:
+            except (SiteConfigError, SettingError, DatabaseError, RedisSettingError) as error:
                 print(f"scrapy crawl site: error: {error}", file=sys.stderr)
                 self.exitcode = 2
                 return
