@@ -99,7 +99,7 @@ class ExtractionPipeline:
             try:
                 await asyncio.to_thread(self.template_store.load, self.site_aware, host)
             except Exception:  # noqa: BLE001 - a failed read is logged and counted; the crawl goes on
-                self.crawler.stats.inc_value("newscorpus/extraction/siteaware/load_failed")
+                self.crawler.stats.inc_value("newscorpus/site_aware/load_failed")
                 logger.exception("could not load site templates for %s", host)
 
     async def start_pool(self) -> ProcessPoolExecutor:
@@ -118,7 +118,7 @@ class ExtractionPipeline:
             try:
                 await asyncio.to_thread(self.template_store.save, self.site_aware)
             except Exception:  # noqa: BLE001 - templates are induced again next crawl; log and count
-                self.crawler.stats.inc_value("newscorpus/extraction/siteaware/save_failed")
+                self.crawler.stats.inc_value("newscorpus/site_aware/save_failed")
                 logger.exception("could not save site templates")
 
     async def run_extraction(self, item) -> Extraction:
@@ -129,7 +129,7 @@ class ExtractionPipeline:
             result = self.site_aware.extract(item.raw_body, item.final_url, item.content_type, self.max_seconds)
             for name, value in before.items():
                 if (added := getattr(counts, name) - value) > 0:
-                    self.crawler.stats.inc_value(f"newscorpus/extraction/siteaware/{name}", added)
+                    self.crawler.stats.inc_value(f"newscorpus/site_aware/{name}", added)
             return result
         if self.pool is None:
             return extract_page(*arguments)

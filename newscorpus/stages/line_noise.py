@@ -63,18 +63,18 @@ class LineNoisePipeline:
         item.noise_hashes = cleaning.noise_hashes
         item.noise_lines = len(cleaning.removed)
         item.cleaned_with_articles_seen = counted.articles_seen
-        stats.inc_value(f"newscorpus/linenoise/articles_{counted.status}")
-        stats.inc_value("newscorpus/linenoise/lines_seen", sum(1 for _, digest in lines if digest))
-        stats.inc_value("newscorpus/linenoise/lines_removed", len(cleaning.removed))
+        stats.inc_value(f"newscorpus/line_noise/articles_{counted.status}")
+        stats.inc_value("newscorpus/line_noise/lines_seen", sum(1 for _, digest in lines if digest))
+        stats.inc_value("newscorpus/line_noise/lines_removed", len(cleaning.removed))
         if cleaning.guarded:
-            stats.inc_value("newscorpus/linenoise/lines_guarded", cleaning.guarded)
+            stats.inc_value("newscorpus/line_noise/lines_guarded", cleaning.guarded)
         if counted.pruned:
-            stats.inc_value("newscorpus/linenoise/lines_pruned", counted.pruned)
+            stats.inc_value("newscorpus/line_noise/lines_pruned", counted.pruned)
         if not is_text(cleaning.body):  # nothing left, or no text left (`}\n}`, "——"): not an article
             item.outcome = "empty_after_cleaning"
             item.outcome_detail = (f"{len(cleaning.removed)} noise line(s) removed" if not cleaning.body.strip()
                                    else f"no text left after removing {len(cleaning.removed)} noise line(s)")
-            stats.inc_value("newscorpus/linenoise/articles_empty")
+            stats.inc_value("newscorpus/line_noise/articles_empty")
             stats.inc_value(f"newscorpus/outcome/{item.outcome}")
             await self.database.record(item, with_article=False)
             raise EmptyAfterCleaning(item.url, len(cleaning.removed))
@@ -88,7 +88,7 @@ class LineNoisePipeline:
         finally:
             if self.store is not None:
                 if self.store.retries:
-                    self.crawler.stats.set_value("newscorpus/linenoise/db_retries", self.store.retries)
+                    self.crawler.stats.set_value("newscorpus/line_noise/db_retries", self.store.retries)
                 await self.store.close()
 
     async def _reclean_after_warmup(self) -> None:
@@ -100,8 +100,8 @@ class LineNoisePipeline:
                                                  count_missing=False, cleaned_before=self.config.warmup)
             except Exception as error:  # the crawl's articles are stored; `newscorpus clean` can finish this
                 logger.warning("re-cleaning %s after warm-up failed: %s", site, error)
-                stats.inc_value("newscorpus/linenoise/reclean_failed")
+                stats.inc_value("newscorpus/line_noise/reclean_failed")
                 continue
-            stats.inc_value("newscorpus/linenoise/recleaned_articles", totals["articles"])
-            stats.inc_value("newscorpus/linenoise/recleaned_lines_removed", totals["lines_removed"])
+            stats.inc_value("newscorpus/line_noise/recleaned_articles", totals["articles"])
+            stats.inc_value("newscorpus/line_noise/recleaned_lines_removed", totals["lines_removed"])
 

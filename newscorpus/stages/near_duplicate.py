@@ -6,7 +6,7 @@ Duplicates are stored like any article (nothing is dropped or deleted); the corp
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. The work runs in one dedicated
 thread with its own connection, so the reactor is never blocked on the database. With NEWSCORPUS_NEAR_DUPLICATE_WORKERS
 = 1 the features (keywords with jieba, fingerprint, sketch) are computed in a process of their own, off the
-reactor's core (issue 18); a worker that fails is counted (newscorpus/dedup/worker_errors), replaced, and the
+reactor's core (issue 18); a worker that fails is counted (newscorpus/near_duplicate/worker_errors), replaced, and the
 batch's features computed in the thread: no article is lost.
 
 Group batching: the articles that arrive while a batch is being decided wait and go together in the next one
@@ -84,9 +84,9 @@ class NearDuplicatePipeline:
         if self.batcher is not None:
             await self.batcher
         if self.retries:
-            self.crawler.stats.set_value("newscorpus/dedup/db_retries", self.retries)
+            self.crawler.stats.set_value("newscorpus/near_duplicate/db_retries", self.retries)
         if self.worker_errors:
-            self.crawler.stats.set_value("newscorpus/dedup/worker_errors", self.worker_errors)
+            self.crawler.stats.set_value("newscorpus/near_duplicate/worker_errors", self.worker_errors)
         if self.executor is not None:
             await asyncio.get_running_loop().run_in_executor(self.executor, self._close_connection)
             self.executor.shutdown(wait=True)
@@ -151,8 +151,8 @@ class NearDuplicatePipeline:
         try:
             while self.waiting:
                 batch, self.waiting = self.waiting[:self.batch_size], self.waiting[self.batch_size:]
-                stats.inc_value("newscorpus/dedup/batches")
-                stats.max_value("newscorpus/dedup/largest_batch", len(batch))
+                stats.inc_value("newscorpus/near_duplicate/batches")
+                stats.max_value("newscorpus/near_duplicate/largest_batch", len(batch))
                 groups = [batch]
                 while groups:
                     group = groups.pop(0)
@@ -189,20 +189,20 @@ class NearDuplicatePipeline:
         # resolution can catch up.
         if isinstance(outcome, Exception):
             logger.error("near-duplicate check failed for %s: %s", item.article_url, outcome)
-            stats.inc_value("newscorpus/dedup/failed")
+            stats.inc_value("newscorpus/near_duplicate/failed")
             return item
         if outcome is None:
-            stats.inc_value("newscorpus/dedup/skipped_short")
+            stats.inc_value("newscorpus/near_duplicate/skipped_short")
             item.annotations["near_duplicate"] = {"status": "skipped_short"}
             return item
         item.annotations["near_duplicate"] = {"status": outcome.status, "canonical_url": outcome.canonical_url,
                                               "method": outcome.method, "score": outcome.score}
         if outcome.status == "unchanged":
-            stats.inc_value("newscorpus/dedup/unchanged")
+            stats.inc_value("newscorpus/near_duplicate/unchanged")
         elif outcome.status == "duplicate":
-            stats.inc_value(f"newscorpus/dedup/duplicate/{outcome.method}")
+            stats.inc_value(f"newscorpus/near_duplicate/duplicate/{outcome.method}")
         else:
-            stats.inc_value("newscorpus/dedup/canonical")
+            stats.inc_value("newscorpus/near_duplicate/canonical")
             if outcome.promoted:
-                stats.inc_value("newscorpus/dedup/promoted")
+                stats.inc_value("newscorpus/near_duplicate/promoted")
         return item

@@ -49,8 +49,8 @@ def test_every_stored_article_is_cleaned_of_the_repeated_line_and_keeps_its_body
         assert noise not in clean_body and noise_lines == 1
         assert clean_body == body.replace("\n" + noise, "")
         assert articles_seen >= 20                # the first articles were cleaned again after warm-up
-    assert "newscorpus/linenoise/lines_removed" in result.stderr
-    assert "newscorpus/linenoise/recleaned_articles" in result.stderr
+    assert "newscorpus/line_noise/lines_removed" in result.stderr
+    assert "newscorpus/line_noise/recleaned_articles" in result.stderr
 
 
 def test_statistics_count_each_article_once(crawled):
@@ -78,7 +78,7 @@ def test_a_second_crawl_of_unchanged_articles_moves_no_count(crawled):
     result = run_crawl(dsn, f"site={config}", settings={**WARMUP, "NEWSCORPUS_REFETCH_AFTER_HOURS": "0"})
     assert result.returncode == 0, result.stderr[-3000:]
     assert statistics(dsn) == before
-    assert "'newscorpus/linenoise/articles_unchanged': 31" in result.stderr, result.stderr[-3000:]
+    assert "'newscorpus/line_noise/articles_unchanged': 31" in result.stderr, result.stderr[-3000:]
 
 
 def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):

@@ -84,9 +84,9 @@ def test_reprints_are_stored_linked_and_left_out_of_the_corpus_view(database_dsn
     assert [n["status"] for n in notes] == ["canonical", "duplicate", "canonical", "duplicate", "canonical",
                                             "skipped_short"]
     assert notes[1]["canonical_url"] == ARTICLES[0][0] and notes[3]["canonical_url"] == ARTICLES[2][0]
-    assert stats["newscorpus/dedup/canonical"] == 3
-    assert stats["newscorpus/dedup/duplicate/keywords"] == 2
-    assert stats["newscorpus/dedup/skipped_short"] == 1
+    assert stats["newscorpus/near_duplicate/canonical"] == 3
+    assert stats["newscorpus/near_duplicate/duplicate/keywords"] == 2
+    assert stats["newscorpus/near_duplicate/skipped_short"] == 1
     with psycopg.connect(database_dsn) as connection:
         stored = {row[0] for row in connection.execute("SELECT url FROM articles")}
         published = {row[0] for row in connection.execute("SELECT url FROM corpus_articles")}
@@ -100,7 +100,7 @@ def test_articles_in_flight_together_are_decided_in_batches_with_the_same_outcom
     items, stats = crawl_through_stages(database_dsn, together=True)
     assert [item.annotations["near_duplicate"]["status"] for item in items] == \
         ["canonical", "duplicate", "canonical", "duplicate", "canonical", "skipped_short"]
-    assert stats["newscorpus/dedup/batches"] == 2 and stats["newscorpus/dedup/largest_batch"] == 4
+    assert stats["newscorpus/near_duplicate/batches"] == 2 and stats["newscorpus/near_duplicate/largest_batch"] == 4
     with psycopg.connect(database_dsn) as connection:
         links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
     assert links == {ARTICLES[1][0]: ARTICLES[0][0], ARTICLES[3][0]: ARTICLES[2][0]}
@@ -115,8 +115,8 @@ def test_features_in_a_worker_process_give_the_same_outcomes_and_a_dead_worker_l
     items, stats = crawl_through_stages(database_dsn, together=True, workers=1, kill_worker=kill_worker)
     assert [item.annotations["near_duplicate"] for item in items] == \
         [item.annotations["near_duplicate"] for item in expected]
-    assert stats.get("newscorpus/dedup/worker_errors", 0) == (1 if kill_worker else 0)
-    assert "newscorpus/dedup/failed" not in stats
+    assert stats.get("newscorpus/near_duplicate/worker_errors", 0) == (1 if kill_worker else 0)
+    assert "newscorpus/near_duplicate/failed" not in stats
 
 
 def test_a_recrawl_changes_nothing(database_dsn):
@@ -125,7 +125,7 @@ def test_a_recrawl_changes_nothing(database_dsn):
         before = connection.execute("SELECT (SELECT count(*) FROM near_duplicate_keywords), "
                                     "(SELECT count(*) FROM near_duplicate_features)").fetchone()
     items, stats = crawl_through_stages(database_dsn)
-    assert stats["newscorpus/dedup/unchanged"] == 5 and "newscorpus/dedup/canonical" not in stats
+    assert stats["newscorpus/near_duplicate/unchanged"] == 5 and "newscorpus/near_duplicate/canonical" not in stats
     assert items[1].annotations["near_duplicate"]["canonical_url"] == ARTICLES[0][0]
     with psycopg.connect(database_dsn) as connection:
         after = connection.execute("SELECT (SELECT count(*) FROM near_duplicate_keywords), "
