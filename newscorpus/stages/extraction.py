@@ -1,5 +1,5 @@
 """Extraction stage: decode the page and pick its article (newscorpus.core.extraction); pages without one
-are recorded with their outcome and dropped as NotAnArticle.
+are dropped as NotAnArticle (and recorded with their outcome by newscorpus.crawl.database).
 
 Extraction is CPU-bound. With NEWSCORPUS_EXTRACTION_WORKERS = 0 it runs in the reactor's thread (the
 per-page time cap of the core bounds each call); with N > 0 it runs in a pool of N processes, so the
@@ -153,8 +153,6 @@ class ExtractionPipeline:
             item.apply_extraction(result)
             if result.is_article:
                 stats.inc_value(f"newscorpus/extraction/method/{result.method}")
-        stats.inc_value(f"newscorpus/outcome/{item.outcome}")
         if item.outcome != "article":
-            await self.database.record(item, with_article=False)
             raise NotAnArticle(item.outcome, item.url)
         return item

@@ -1,7 +1,7 @@
 """Line-noise stage: count the article's lines in the site's statistics (Postgres, shared by all workers) and
 remove the lines the site repeats (newscorpus.core.line_noise); at the end of the crawl, articles cleaned before
 the statistics matured are cleaned again. An article left empty, or with no text (punctuation, braces), is
-recorded and dropped as EmptyAfterCleaning."""
+dropped as EmptyAfterCleaning (and recorded by newscorpus.crawl.database)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class LineNoisePipeline:
         body = without_nul(item.body) or ""
         lines = body_lines(body)
         hashes, samples = article_hashes(lines)
-        site_id = await self.database.writer.site_id(item.site)
+        site_id = await self.database.site_id(item.site)
         self.sites.add(item.site)
         kinds = item.line_kinds if item.line_kinds is not None and len(item.line_kinds) == len(lines) else None
         counted = await self.store.count_article(site_id, item.article_url, body_hash(body), hashes, samples, kinds)
@@ -71,19 +71,13 @@ class LineNoisePipeline:
         if counted.pruned:
             stats.inc_value("newscorpus/line_noise/lines_pruned", counted.pruned)
         if not is_text(cleaning.body):  # nothing left, or no text left (`}\n}`, "——"): not an article
-            item.outcome = "empty_after_cleaning"
-            item.outcome_detail = (f"{len(cleaning.removed)} noise line(s) removed" if not cleaning.body.strip()
-                                   else f"no text left after removing {len(cleaning.removed)} noise line(s)")
-            stats.inc_value("newscorpus/line_noise/articles_empty")
-            stats.inc_value(f"newscorpus/outcome/{item.outcome}")
-            await self.database.record(item, with_article=False)
-            raise EmptyAfterCleaning(item.url, len(cleaning.removed))
+            raise EmptyAfterCleaning(item.url, len(cleaning.removed), nothing_left=not cleaning.body.strip())
         return item
 
     async def close_spider(self) -> None:
         try:
-            if self.config.warmup and self.sites and self.database.writer is not None:
-                await self.database.writer.flush()  # the articles this crawl cleaned are in the table
+            if self.config.warmup and self.sites and self.database.is_open:
+                await self.database.flush()  # the articles this crawl cleaned are in the table
                 await self._reclean_after_warmup()
         finally:
             if self.store is not None:

@@ -179,7 +179,7 @@ class NearDuplicatePipeline:
         stats = self.crawler.stats
         title = without_nul(item.title) or ""
         body = without_nul(item.clean_body if item.clean_body is not None else item.body) or ""
-        site_id = await self.database.writer.site_id(item.site)
+        site_id = await self.database.site_id(item.site)
         waiting = _Waiting(item.article_url, site_id, title, body, asyncio.get_running_loop().create_future())
         self.waiting.append(waiting)
         if self.batcher is None:

@@ -81,7 +81,7 @@ def test_a_second_crawl_of_unchanged_articles_moves_no_count(crawled):
     assert "'newscorpus/line_noise/articles_unchanged': 31" in result.stderr, result.stderr[-3000:]
 
 
-def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
+def test_an_article_left_empty_is_dropped_and_recorded_by_the_database_extension(database_dsn):
     import asyncio
     from datetime import datetime
 
@@ -92,6 +92,7 @@ def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
     from newscorpus.crawl.outcomes import EmptyAfterCleaning
 
     crawler = get_crawler()
+    crawler.stats.open_spider()
     database = CrawlDatabase(crawler, dsn=database_dsn, data_dir=None, batch_size=1)
     stage = LineNoisePipeline(crawler, database, LineNoiseConfig(guard_articles=1, warmup=0))
 
@@ -111,14 +112,16 @@ def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
                 outcomes.append("kept")
             except EmptyAfterCleaning as drop:
                 outcomes.append(drop.outcome)
+                await database.item_dropped(item, drop)   # as Scrapy's item_dropped signal does
         await database.writer.close()
         await stage.store.close()
         return outcomes
 
     assert asyncio.run(scenario()) == ["kept", "kept", "empty_after_cleaning", "empty_after_cleaning"]
     with psycopg.connect(database_dsn) as connection:
-        outcomes = [row[0] for row in connection.execute("SELECT outcome FROM pages ORDER BY url")]
-    assert outcomes == ["empty_after_cleaning", "empty_after_cleaning"]
+        rows = connection.execute("SELECT outcome, outcome_detail FROM pages ORDER BY url").fetchall()
+    assert rows == [("empty_after_cleaning", "2 noise line(s) removed")] * 2
+    assert crawler.stats.get_value("newscorpus/outcome/empty_after_cleaning") == 2
 
 
 def test_settings_are_checked_when_the_stage_is_built():

@@ -67,7 +67,7 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
             return await storage.process_item(await stage.process_item(page_item(*article)))
 
         if together:
-            await database.writer.site_id("news")  # known: the six items queue up in the same loop turn
+            await database.site_id("news")  # known: the six items queue up in the same loop turn
             items = await asyncio.gather(*(through(article) for article in ARTICLES))
         else:
             items = [await through(article) for article in ARTICLES]
