@@ -1,6 +1,6 @@
-"""Near-duplicate stage: features of the article's title and cleaned body (newscorpus.core.near_duplicate), the
-decision against the Postgres index, the link to the cluster's canonical article
-(newscorpus.store.near_duplicate_records).
+"""Near-duplicate stage: features of the article's title and cleaned body, in the language the extraction found
+(newscorpus.core.near_duplicate), the decision against the Postgres index, the link to the cluster's canonical
+article (newscorpus.store.near_duplicate_records).
 
 Duplicates are stored like any article (nothing is dropped or deleted); the corpus_articles view leaves them
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. The work runs in one dedicated
@@ -49,6 +49,7 @@ class _Waiting:
     site_id: int
     title: str
     body: str
+    language: str | None  # as the extraction found it; None: detected from the body
     outcome: asyncio.Future  # DedupOutcome, None (too short) or the exception
 
 
@@ -78,7 +79,7 @@ class NearDuplicatePipeline:
         await self.database.open(self.crawler.spider.site_config.name)
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="near_duplicate")
         if self.workers:  # started (and its imports done) before the first batch
-            await asyncio.get_running_loop().run_in_executor(self.executor, self._features, [("", "start", None)])
+            await asyncio.get_running_loop().run_in_executor(self.executor, self._features, [("", "start", None, None)])
 
     async def close_spider(self) -> None:
         if self.batcher is not None:
@@ -94,7 +95,7 @@ class NearDuplicatePipeline:
             self.pool.shutdown(wait=True)
             self.pool = None
 
-    def _features(self, articles: list[tuple[str, str, int | None]]) -> list[DocumentFeatures]:
+    def _features(self, articles: list[tuple[str, str, int | None, str | None]]) -> list[DocumentFeatures]:
         """In the executor's thread: the batch's features, in the worker process when there is one."""
         if not self.workers:
             return build_features_batch(articles, self.config)
@@ -119,7 +120,7 @@ class NearDuplicatePipeline:
         """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
         outcomes: list[DedupOutcome | None] = [None] * len(waiting)
         articles, positions = [], []
-        built = self._features([(entry.title, entry.body, entry.site_id) for entry in waiting])
+        built = self._features([(entry.title, entry.body, entry.site_id, entry.language) for entry in waiting])
         for position, (entry, features) in enumerate(zip(waiting, built, strict=True)):
             if features.token_count >= self.config.min_simhash_tokens:
                 articles.append(ArticleToRecord(entry.url, entry.site_id, source_hash(entry.title, entry.body),
@@ -180,7 +181,8 @@ class NearDuplicatePipeline:
         title = without_nul(item.title) or ""
         body = without_nul(item.clean_body if item.clean_body is not None else item.body) or ""
         site_id = await self.database.site_id(item.site)
-        waiting = _Waiting(item.article_url, site_id, title, body, asyncio.get_running_loop().create_future())
+        waiting = _Waiting(item.article_url, site_id, title, body, item.language,
+                           asyncio.get_running_loop().create_future())
         self.waiting.append(waiting)
         if self.batcher is None:
             self.batcher = asyncio.ensure_future(self._run_batches())

@@ -57,7 +57,7 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
         storage = StoragePipeline(crawler, database)
         stage.executor = ThreadPoolExecutor(1)  # open_spider needs a running spider
         if workers:
-            await asyncio.get_running_loop().run_in_executor(stage.executor, stage._features, [("", "x", None)])
+            await asyncio.get_running_loop().run_in_executor(stage.executor, stage._features, [("", "x", None, None)])
         if kill_worker:
             for process in stage.pool._processes.values():
                 process.kill()
