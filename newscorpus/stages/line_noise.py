@@ -59,7 +59,6 @@ class LineNoisePipeline:
         cleaning = clean_body(body, counted.counts, counted.articles_seen, self.config, counted.allowed, lines,
                               kinds)
         item.clean_body = cleaning.body
-        item.line_hashes = hashes
         item.noise_hashes = cleaning.noise_hashes
         item.noise_lines = len(cleaning.removed)
         item.cleaned_with_articles_seen = counted.articles_seen
