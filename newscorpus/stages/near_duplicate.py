@@ -4,14 +4,15 @@ article (newscorpus.store.near_duplicate_records).
 
 Duplicates are stored like any article (nothing is dropped or deleted); the corpus_articles view leaves them
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. The work runs in one dedicated
-thread with its own connection, so the reactor is never blocked on the database. With NEWSCORPUS_NEAR_DUPLICATE_WORKERS
-= 1 the features (keywords with jieba, fingerprint, sketch) are computed in a process of their own, off the
-reactor's core (issue 18); a worker that fails is counted (newscorpus/near_duplicate/worker_errors), replaced, and the
-batch's features computed in the thread: no article is lost.
+thread with its own connection, so the reactor is never blocked on the database. With
+NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1 the features (keywords with jieba, fingerprint, sketch) are computed in a
+process of their own, off the reactor's core (issue 18); a worker that fails is counted
+(newscorpus/near_duplicate/worker_errors), replaced, and the batch's features computed in the thread: no article
+is lost.
 
 Group batching: the articles that arrive while a batch is being decided wait and go together in the next one
-(at most NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE), one transaction each. A lone article goes alone at once, so batching
-adds no wait; under load the per-transaction costs are shared (benchmarks/dedup_throughput.py).
+(at most NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE), one transaction each. A lone article goes alone at once, so
+batching adds no wait; under load the per-transaction costs are shared (benchmarks/dedup_throughput.py).
 """
 
 from __future__ import annotations
