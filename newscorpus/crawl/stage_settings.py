@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from scrapy.settings import SETTINGS_PRIORITIES
+
 from newscorpus.core.extraction.config import ExtractionConfig
 from newscorpus.core.line_noise import LineNoiseConfig
 from newscorpus.core.near_duplicate import NearDuplicateConfig
@@ -90,13 +92,7 @@ def given(settings: Mapping | Any, name: str) -> Given:
             _warned.add(old)
             logger.warning("the setting %s is deprecated: use %s", old, name)
         return Given(old, old_value, True)
-    return Given(name, value, level is None or level > _project_priority())
-
-
-def _project_priority() -> int:
-    from scrapy.settings import SETTINGS_PRIORITIES
-
-    return SETTINGS_PRIORITIES["project"]
+    return Given(name, value, level is None or level > SETTINGS_PRIORITIES["project"])
 
 
 def stage_enabled(settings, stage: str) -> bool:
