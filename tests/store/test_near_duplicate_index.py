@@ -10,12 +10,12 @@ from migrations.runner import migrate
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
 from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
+from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_index import (
     PostgresDedupIndex,
     list_clusters,
     number_array_literal,
     resolve_duplicates,
-    source_hash,
     text_array_literal,
 )
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_article, record_articles
