@@ -56,7 +56,7 @@ VARIANTS = {  # name -> stages on (None: the plain spider)
     "+near_duplicate": ["extraction", "storage", "line_noise", "near_duplicate"],
     "+near_duplicate_process": ["extraction", "storage", "line_noise", "near_duplicate"],
 }
-VARIANT_SETTINGS = {"+near_duplicate_process": {"NEWSCORPUS_DEDUP_WORKERS": "1"}}
+VARIANT_SETTINGS = {"+near_duplicate_process": {"NEWSCORPUS_NEAR_DUPLICATE_WORKERS": "1"}}
 ALL = "+near_duplicate"  # every stage: the default crawl
 
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from psycopg import sql
 
 from newscorpus.core.keywords import detect_language
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
 from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
 from newscorpus.store.sql import query
@@ -70,7 +70,7 @@ def synthetic_features(count: int, vocabulary: list[str], rng: random.Random) ->
     return made
 
 
-def measure(docs: list[dict], filler: list[DocumentFeatures], config: DedupConfig) -> dict[str, float]:
+def measure(docs: list[dict], filler: list[DocumentFeatures], config: NearDuplicateConfig) -> dict[str, float]:
     index = InMemoryDedupIndex(config.simhash_distance)
     for i, features in enumerate(filler):
         index.add(f"s{i}", features)
@@ -89,7 +89,7 @@ def measure(docs: list[dict], filler: list[DocumentFeatures], config: DedupConfi
     return result
 
 
-def load_postgres(connection, filler: list[DocumentFeatures], layout: str, config: DedupConfig) -> None:
+def load_postgres(connection, filler: list[DocumentFeatures], layout: str, config: NearDuplicateConfig) -> None:
     """Empty the index tables and bulk-load the synthetic articles (COPY), then VACUUM ANALYZE."""
     from newscorpus.core.simhash_fingerprint import block_keys, to_signed
 
@@ -134,7 +134,7 @@ def backend_cpu(pid: int) -> float:
 
 
 def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures], layout: str,
-                     config: DedupConfig, batch_size: int, rounds: int = 1) -> dict[str, float]:
+                     config: NearDuplicateConfig, batch_size: int, rounds: int = 1) -> dict[str, float]:
     """The stream through the stage against the loaded filler (emptied: see below); with several rounds, the
     measured articles are deleted and the tables vacuumed between rounds, and the round with the least CPU is
     kept (on a shared machine, other work only ever adds)."""
@@ -166,7 +166,7 @@ def forget_measured(connection, indexed: int) -> None:
     connection.execute("VACUUM ANALYZE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
 
 
-def measure_stream(connection, docs: list[dict], layout: str, config: DedupConfig, batch_size: int) -> dict:
+def measure_stream(connection, docs: list[dict], layout: str, config: NearDuplicateConfig, batch_size: int) -> dict:
     from newscorpus.core.text import source_hash
     from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
 
@@ -228,7 +228,7 @@ def drop_bench_schemas(dsn: str, schemas: Iterable[str]) -> None:
 
 
 def run_postgres(dsn: str, docs: list[dict], sizes: list[int], layouts: list[str], batch_sizes: list[int],
-                 vocabulary: list[str], config: DedupConfig, rounds: int = 1) -> None:
+                 vocabulary: list[str], config: NearDuplicateConfig, rounds: int = 1) -> None:
     schema = f"bench_dedup_{random.Random().getrandbits(32):08x}"
     try:
         schema_dsn = create_bench_schema(dsn, schema)
@@ -266,7 +266,7 @@ def flush_statistics(connection) -> None:
 
 
 def run_interleaved(dsn: str, docs: list[dict], sizes: list[int], layout: str, batch_size: int,
-                    vocabulary: list[str], config: DedupConfig, rounds: int) -> None:
+                    vocabulary: list[str], config: NearDuplicateConfig, rounds: int) -> None:
     from statistics import median
 
     from newscorpus.store.connection import connect
@@ -334,7 +334,7 @@ def main() -> None:
     parser.add_argument("--postgres", metavar="DSN", help="measure the whole stage against Postgres")
     parser.add_argument("--layouts", default="table,gin", help="Postgres keyword index layouts")
     parser.add_argument("--batch-sizes", default="1,32", help="Postgres: articles per transaction, as the stage's "
-                                                            "NEWSCORPUS_DEDUP_BATCH_SIZE (1 = one by one)")
+                                                            "NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE (1 = one by one)")
     parser.add_argument("--rounds", type=int, default=1, help="Postgres: measure each configuration this many "
                                                                "times on one load, keep the least CPU")
     parser.add_argument("--interleave", action="store_true", help="Postgres: load every size side by side, then "
@@ -342,7 +342,7 @@ def main() -> None:
     args = parser.parse_args()
     with Path(args.docs).open(encoding="utf-8") as lines:
         docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
-    config = DedupConfig()
+    config = NearDuplicateConfig()
     build_features("热身", "预热分词词典", "zh", config)  # jieba's one-off dictionary load is not counted
     vocabulary = sorted({k for d in docs for k in build_features(d["title"], d["body"], d["lang"], config).keywords})
     sizes = [int(s) for s in (args.sizes or ("10000,100000" if args.postgres else "0,10000,100000")).split(",")]

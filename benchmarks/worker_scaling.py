@@ -101,7 +101,7 @@ def main() -> None:
     parser.add_argument("--dsn", help="server to store into (a throwaway schema is made); default: embedded")
     parser.add_argument("--redis-url", default=os.environ.get("NEWSCORPUS_REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="extra Scrapy setting, e.g. --set NEWSCORPUS_LINENOISE_ENABLED=0")
+                        help="extra Scrapy setting, e.g. --set NEWSCORPUS_LINE_NOISE_ENABLED=0")
     args = parser.parse_args()
     overrides = dict(item.split("=", 1) for item in args.set)
     server_dsn = resolve_dsn(args.dsn, None)

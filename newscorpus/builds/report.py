@@ -13,8 +13,8 @@ ERROR_STATS = {"newscorpus/spider/bad_sitemap": "bad_sitemap", "newscorpus/spide
 # counters of the same name. A stage that is switched off has no such counter: the figure is then None
 # ("n/a"), never 0.
 HEADLINE_CRAWL_STATS = {
-    "noise_lines_removed": ("newscorpus/linenoise/lines_removed",),
-    "duplicates": ("newscorpus/dedup/duplicate/",),   # one counter per method (exact, simhash, keywords)
+    "noise_lines_removed": ("newscorpus/line_noise/lines_removed",),
+    "duplicates": ("newscorpus/near_duplicate/duplicate/",),   # one counter per method (exact, simhash, keywords)
 }
 
 

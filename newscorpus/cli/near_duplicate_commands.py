@@ -69,7 +69,7 @@ def _baselines(given: list[str]) -> list[str]:
 
 def run_eval_dedup(args: argparse.Namespace) -> int:
     from newscorpus.cli.main import CommandError
-    from newscorpus.core.near_duplicate import DedupConfig
+    from newscorpus.core.near_duplicate import NearDuplicateConfig
     from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
     from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval, write_decisions
 
@@ -81,7 +81,7 @@ def run_eval_dedup(args: argparse.Namespace) -> int:
         data = load_dedup_data(data_dir)
     except (OSError, ValueError, KeyError) as error:
         raise CommandError(f"cannot read the dedup data in {data_dir}: {error}") from error
-    outcome = run_dedup_eval(data, DedupConfig(), compare, args.tune)
+    outcome = run_dedup_eval(data, NearDuplicateConfig(), compare, args.tune)
     print(outcome.report())
     if args.jsonl and outcome.stream_run is not None:
         write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)

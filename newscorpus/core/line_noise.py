@@ -76,8 +76,9 @@ class LineNoiseConfig:
         for name in ("per_articles", "prune_divisor", "min_articles", "guard_articles"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
-        if self.prune_interval < 0 or self.warmup < 0:
-            raise ValueError("prune_interval and warmup must be >= 0")
+        for name in ("prune_interval", "warmup"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
         if not 0 < self.guard_share <= 1:
             raise ValueError(f"guard_share must be in (0, 1], not {self.guard_share}")
         for name in ("min_share", "mid_body_share"):

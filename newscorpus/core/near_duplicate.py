@@ -40,9 +40,10 @@ Method = Literal["exact", "simhash", "keywords"]
 
 
 @dataclass(frozen=True)
-class DedupConfig:
+class NearDuplicateConfig:
     """Defaults: paper values where it gives them, else fitted by `newscorpus eval dedup --tune` (see
-    docs/dedup_results.md, 2026-11, ../shared/data/dedup)."""
+    docs/dedup_results.md, 2026-11, ../shared/data/dedup). The crawl reads each field from the setting
+    NEWSCORPUS_NEAR_DUPLICATE_<FIELD> (newscorpus.crawl.stage_settings)."""
 
     window: int = 5  # ±w tokens around a title keyword; paper: no value given; --tune grid best (w=5, m=2)
     min_cooccurrence: int = 2  # m: windows a body word must appear in; --tune grid {1, 2, 3}
@@ -69,6 +70,29 @@ class DedupConfig:
     # own site keeps its headline (1.0; one word in five may differ); the announcements the pypy.org blog reuses
     # text for (sprints, releases: body Jaccard 0.59-0.73) have 0.5-0.67 (benchmarks/real_site.py, 2026-11-24).
     same_site_title: float = 0.8
+    # The crawl stage (newscorpus.stages.near_duplicate). Articles decided per transaction at most: 64 vs 32 gave
+    # 261 vs 205 docs/s with 100k indexed articles (benchmarks/dedup_throughput.py, BENCHMARKS.md).
+    batch_size: int = 64
+    # 0 = features computed in the stage's thread; 1 = in a process of its own, off the reactor's core (issue 18,
+    # benchmarks/crawl_rate.py: see BENCHMARKS.md for the measurement that set the default).
+    workers: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("window", "min_cooccurrence", "max_keywords", "candidate_limit", "min_shared_keywords",
+                     "batch_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
+        if self.min_simhash_tokens < 0:
+            raise ValueError(f"min_simhash_tokens must be >= 0, not {self.min_simhash_tokens}")
+        for name in ("tau", "body_tau", "simhash_body_floor", "min_cover", "same_site_jaccard", "same_site_title"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in [0, 1], not {getattr(self, name)}")
+        if self.overlap not in ("min", "jaccard"):
+            raise ValueError(f"overlap must be 'min' or 'jaccard', not {self.overlap!r}")
+        if not 1 <= self.simhash_distance <= 15:  # what the index's lookup keys cover (simhash_fingerprint)
+            raise ValueError(f"simhash_distance must be in 1..15, not {self.simhash_distance}")
+        if self.workers not in (0, 1):
+            raise ValueError(f"workers must be 0 or 1, not {self.workers}")
 
 
 @dataclass(frozen=True)
@@ -125,7 +149,7 @@ class DedupDecision:
         return min(self.duplicates, key=lambda j: (rank[j.method or "keywords"], -j.score), default=None)
 
 
-def build_features(title: str, body: str, lang: str, config: DedupConfig, site: Hashable | None = None
+def build_features(title: str, body: str, lang: str, config: NearDuplicateConfig, site: Hashable | None = None
                    ) -> DocumentFeatures:
     text = BodyText.of(normalize_text(body))  # read once: keywords, sketch, fingerprint and hash share its words
     words = text.words if lang != "zh" else None  # Chinese body keywords come from jieba, not `\w+` words
@@ -146,11 +170,28 @@ def build_features(title: str, body: str, lang: str, config: DedupConfig, site: 
     )
 
 
-def build_features_batch(articles: Sequence[tuple[str, str, Hashable | None]], config: DedupConfig
-                         ) -> list[DocumentFeatures]:
-    """Features of (title, body, site) triples, each body's language detected: one call for a batch, so a worker
-    process can compute a batch at a time (newscorpus.stages.near_duplicate)."""
-    return [build_features(title, body, detect_language(body), config, site) for title, body, site in articles]
+# Languages written without spaces between words: their features are read as Chinese's are (characters, jieba
+# words), not as space-separated words. On the 1,898 dev texts (../shared/data: extraction gold bodies, dedup docs)
+# this mapping of the extraction's language gives the language keywords.detect_language gave before for all but
+# one, a Japanese page it read as words (3 of the 4 Japanese pages it read as "zh"), 2026-11-24.
+CHARACTER_LANGUAGES = frozenset({"zh", "ja"})
+
+
+def features_language(language: str | None, body: str) -> str:
+    """The language the features of ``body`` are computed in, "zh" or "en" (words): from the ``language`` the
+    extraction found (newscorpus.core.extraction.language), detected from the body only when it found none."""
+    if language is None:
+        return detect_language(body)
+    return "zh" if language in CHARACTER_LANGUAGES else "en"
+
+
+def build_features_batch(articles: Sequence[tuple[str, str, Hashable | None, str | None]],
+                         config: NearDuplicateConfig) -> list[DocumentFeatures]:
+    """Features of (title, body, site, language) tuples, the language the extraction found or None
+    (features_language): one call for a batch, so a worker process can compute a batch at a time
+    (newscorpus.stages.near_duplicate)."""
+    return [build_features(title, body, features_language(language, body), config, site)
+            for title, body, site, language in articles]
 
 
 def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float:
@@ -184,7 +225,7 @@ def measure_pair(new: DocumentFeatures, old: DocumentFeatures,
     )
 
 
-def judge(candidate_id: Hashable, m: PairMeasures, config: DedupConfig) -> PairJudgement:
+def judge(candidate_id: Hashable, m: PairMeasures, config: NearDuplicateConfig) -> PairJudgement:
     overlap = m.overlap_min if config.overlap == "min" else m.overlap_jaccard
     if m.same_body_hash:
         return PairJudgement(candidate_id, True, "exact", 1.0, m)
@@ -201,13 +242,13 @@ def judge(candidate_id: Hashable, m: PairMeasures, config: DedupConfig) -> PairJ
 
 
 def judge_pair(
-    new: DocumentFeatures, candidate_id: Hashable, old: DocumentFeatures, config: DedupConfig
+    new: DocumentFeatures, candidate_id: Hashable, old: DocumentFeatures, config: NearDuplicateConfig
 ) -> PairJudgement:
     return judge(candidate_id, measure_pair(new, old), config)
 
 
 def decide(
-    new: DocumentFeatures, candidates: Sequence[tuple[Hashable, DocumentFeatures]], config: DedupConfig
+    new: DocumentFeatures, candidates: Sequence[tuple[Hashable, DocumentFeatures]], config: NearDuplicateConfig
 ) -> DedupDecision:
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
@@ -230,7 +271,7 @@ def decide(
     return DedupDecision(judgements)
 
 
-def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: DedupConfig) -> bool:
+def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: NearDuplicateConfig) -> bool:
     """One article's copies (the exact hash, fingerprints within the simhash bound, or bodies sharing COPY_JACCARD
     of their shingles), whose shared text says nothing about their site."""
     if a.token_count and a.body_hash == b.body_hash:

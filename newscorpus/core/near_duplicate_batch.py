@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from newscorpus.core.near_duplicate import (
-    DedupConfig,
     DocumentFeatures,
+    NearDuplicateConfig,
     PairJudgement,
     judge_pair,
     prefers_as_canonical,
@@ -131,7 +131,7 @@ class BatchMatches:
 
 
 def match_batch(batch: Sequence[ArticleToRecord], lookups: Sequence[Lookup], new_ids: Sequence[int],
-                config: DedupConfig) -> BatchMatches:
+                config: NearDuplicateConfig) -> BatchMatches:
     """Each article's best match among its candidates and the batch's earlier articles. It does not depend on
     how earlier articles were linked, only on their features, so every match is known before any cluster root
     is locked. An article stored with the same text is unchanged; one stored with another text, in a batch of
@@ -187,7 +187,7 @@ class BatchPlan:
     promotions: list[Promotion] = field(default_factory=list)      # applied after every row is written
 
 
-def link_batch(matches: BatchMatches, locked: LockedRoots, config: DedupConfig) -> BatchPlan:
+def link_batch(matches: BatchMatches, locked: LockedRoots, config: NearDuplicateConfig) -> BatchPlan:
     """Each matched article joins its match's cluster, as that cluster is after the batch's earlier articles, or
     becomes the cluster's canonical article when it is a duplicate of the canonical and preferred by the canonical
     rule (core.near_duplicate.prefers_as_canonical). ``locked``: the stored roots of roots_to_lock()."""

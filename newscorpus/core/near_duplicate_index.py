@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Protocol
 
-from newscorpus.core.near_duplicate import DedupConfig, DedupDecision, DocumentFeatures, decide
+from newscorpus.core.near_duplicate import DedupDecision, DocumentFeatures, NearDuplicateConfig, decide
 from newscorpus.core.simhash_fingerprint import block_keys, hamming_distance
 
 DocId = Hashable
@@ -91,7 +91,7 @@ class InMemoryDedupIndex:
         return {doc_id: self._features[doc_id] for doc_id in doc_ids if doc_id in self._features}
 
 
-def find_duplicates(features: DocumentFeatures, index: DedupIndex, config: DedupConfig) -> DedupDecision:
+def find_duplicates(features: DocumentFeatures, index: DedupIndex, config: NearDuplicateConfig) -> DedupDecision:
     """Compare a new article with the candidates the index returns (it is not added: the caller adds it)."""
     ids: dict[DocId, None] = dict.fromkeys(index.exact_candidates(features.body_hash) if features.token_count else [])
     if features.simhash is not None:

@@ -1,5 +1,10 @@
 """The crawl's database, as a Scrapy extension: opened once (embedded or DSN, migrated), shared by the stages.
 
+It is also the one place a page's outcome is recorded: a page that leaves the pipeline with a named outcome
+(newscorpus.crawl.outcomes, raised by a stage) is stored without an article and counted as
+``newscorpus/outcome/<outcome>`` when Scrapy signals the drop; a page that comes out of the pipeline is counted
+under its outcome (``article``) once stored.
+
 When Postgres stays away longer than the retry window (newscorpus.store.retry), the crawl stops cleanly with the
 finish reason ``database_unavailable``: every page fetched but not saved is named in one log line, counted
 (``newscorpus/storage/pages_unsaved``), and left unseen for the next run, which fetches it again (a JOBDIR
@@ -17,6 +22,8 @@ from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
 
 from migrations.runner import migrate
+from newscorpus.crawl.outcomes import PageOutcome
+from newscorpus.crawl.stage_settings import stage_config
 from newscorpus.store.connection import DatabaseError, connect, error_line, redact_dsn, resolve_dsn
 from newscorpus.store.corpus_store import CorpusWriter
 from newscorpus.store.retry import RETRYABLE, RetryPolicy, configure
@@ -32,11 +39,10 @@ def migrate_database(dsn: str) -> list[str]:
 
 
 class CrawlDatabase:
-    """Owns the crawl's connection: stages call :meth:`record`; pages and articles are written in batches."""
+    """Owns the crawl's connection: the storage stage calls :meth:`record`, dropped pages are recorded on the
+    item_dropped signal; pages and articles are written in batches."""
 
     def __init__(self, crawler: Crawler, dsn: str | None, data_dir: str, batch_size: int, retry_attempts: int = 8):
-        if batch_size < 1:
-            raise ValueError(f"NEWSCORPUS_STORAGE_BATCH_SIZE must be >= 1, not {batch_size}")
         if retry_attempts < 1:
             raise ValueError(f"NEWSCORPUS_DB_RETRY_ATTEMPTS must be >= 1, not {retry_attempts}")
         configure(RetryPolicy(attempts=retry_attempts))
@@ -58,11 +64,13 @@ class CrawlDatabase:
             crawler,
             dsn=settings.get("NEWSCORPUS_DB_DSN"),
             data_dir=settings.get("NEWSCORPUS_DB_DATA_DIR"),
-            batch_size=settings.getint("NEWSCORPUS_STORAGE_BATCH_SIZE"),
+            batch_size=stage_config(settings, "STORAGE").batch_size,
             retry_attempts=settings.getint("NEWSCORPUS_DB_RETRY_ATTEMPTS"),
         )
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(extension.item_error, signal=signals.item_error)
+        crawler.signals.connect(extension.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
         return extension
 
     @staticmethod
@@ -88,19 +96,52 @@ class CrawlDatabase:
             self.crawl_run_id = await writer.start_crawl_run(site)
             self.writer = writer
 
+    @property
+    def is_open(self) -> bool:
+        return self.writer is not None
+
     async def record(self, item, *, with_article: bool) -> None:
         if self.writer is None:
             raise RuntimeError("CrawlDatabase.record before open")
         await self.writer.add(item, self.crawl_run_id, with_article=with_article)
 
+    async def site_id(self, site: str) -> int:
+        """The id of ``site`` in the sites table (added when new)."""
+        if self.writer is None:
+            raise RuntimeError("CrawlDatabase.site_id before open")
+        return await self.writer.site_id(site)
+
+    async def flush(self) -> bool:
+        """Write the pages and articles waiting in the current batch; False when they could not be."""
+        return True if self.writer is None else await self.writer.flush()
+
+    async def item_dropped(self, item, exception) -> None:
+        """A stage dropped ``item`` with a named outcome: the page is stored with it, and the outcome counted."""
+        if not isinstance(exception, PageOutcome):
+            return
+        item.outcome = exception.outcome
+        if exception.detail is not None:
+            item.outcome_detail = exception.detail
+        self.crawler.stats.inc_value(f"newscorpus/outcome/{item.outcome}")
+        try:
+            await self.record(item, with_article=False)
+        except RETRYABLE as error:
+            self.not_saved(getattr(item, "url", "?"), error)
+
+    def item_scraped(self, item) -> None:
+        """``item`` came out of the pipeline (the storage stage has recorded it): counted under its outcome."""
+        if getattr(item, "outcome", None):
+            self.crawler.stats.inc_value(f"newscorpus/outcome/{item.outcome}")
+
     def item_error(self, item, response, spider, failure) -> None:
         """A stage failed on ``item``: when the database is away past the retry window, the page is not saved
         (one line, its URL and the reason; the log formatter leaves out the traceback) and the crawl stops."""
-        if not failure.check(*RETRYABLE):
-            return
-        url = getattr(item, "url", None) or getattr(response, "url", "?")
+        if failure.check(*RETRYABLE):
+            self.not_saved(getattr(item, "url", None) or getattr(response, "url", "?"), failure.value)
+
+    def not_saved(self, url: str, error: BaseException) -> None:
         if url not in self.unsaved and (self.writer is None or url not in self.writer.unsaved):  # logged once
-            logger.error("not saved, the database is unavailable (%s): %s", error_line(failure.value), url)
+            logger.error("not saved, the database is unavailable (%s): %s", error_line(error), url)
         self.unsaved.add(url)
         self.stop_for_outage()
 

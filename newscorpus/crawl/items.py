@@ -36,10 +36,9 @@ class PageItem:
     extraction_method: str | None = None
     confidence: float | None = None
     line_kinds: str | None = None         # one character per body line: code, heading, links, prose (line noise)
-    # Set by the line-noise stage (newscorpus.stages.line_noise): body without the site's noise lines, the article's
-    # distinct line hashes (sorted), the hashes removed, how many lines, and RC of the statistics used.
+    # Set by the line-noise stage (newscorpus.stages.line_noise): body without the site's noise lines, the hashes
+    # removed, how many lines, and RC of the statistics used.
     clean_body: str | None = None
-    line_hashes: list = field(default_factory=list)
     noise_hashes: list = field(default_factory=list)
     noise_lines: int | None = None
     cleaned_with_articles_seen: int | None = None

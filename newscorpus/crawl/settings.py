@@ -1,8 +1,11 @@
-"""Scrapy settings of newscorpus, with every NEWSCORPUS_* default in one place (override with ``-s NAME=VALUE``)."""
+"""Scrapy settings of newscorpus: every crawl default, the stages' taken from their config dataclasses (override
+with ``-s NAME=VALUE``)."""
 
 from __future__ import annotations
 
 import os
+
+from newscorpus.crawl.stage_settings import stage_defaults
 
 BOT_NAME = "newscorpus"
 SPIDER_MODULES = ["newscorpus.crawl.spiders"]
@@ -59,42 +62,18 @@ EXTENSIONS = {
     "newscorpus.crawl.database.CrawlDatabase": 0,
     "newscorpus.crawl.jobdir_guard.JobdirCrashGuard": 0,   # JOBDIR resume after SIGKILL loses nothing
 }
-NEWSCORPUS_EXTRACTION_ENABLED = True
-NEWSCORPUS_EXTRACTION_MAX_SECONDS = 5.0     # per page; the slowest dev page takes < 0.5 s
-NEWSCORPUS_EXTRACTION_WORKERS = 0           # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md)
-# Site-aware extraction (newscorpus.core.site_aware, issue 5; research base 001 and 003): per-site templates that
-# repair themselves, then same-site cluster difference, then the generic extractor; state kept in Postgres
-# (site_templates, site_skeletons), same per-page time cap. On: at or above the generic extractor on every
-# multi-page dev site, with its thresholds as set and fitted leave-one-site-out (docs/site_aware_results.md).
-# It needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site state lives in-process): a worker pool asked for
-# turns it off, asking for both is an error.
-NEWSCORPUS_SITEAWARE_ENABLED = True
-# Line noise (newscorpus.stages.line_noise, issue 4; research base 000 section 2.2): lines that many articles of a site
-# contain are removed; a line is noise when LC > int(1 + RC / L) and LC >= MIN_ARTICLES.
-NEWSCORPUS_LINENOISE_ENABLED = True
-NEWSCORPUS_LINENOISE_L = 50                     # the paper's L: one more repetition allowed per 50 articles
-NEWSCORPUS_LINENOISE_MIN_ARTICLES = 3           # issue 4: "with fewer than 50 articles a line seen in 3 is noise"
-NEWSCORPUS_LINENOISE_PRUNE_DIVISOR = 100        # the paper: forget lines with LC <= RC / 100
-NEWSCORPUS_LINENOISE_PRUNE_INTERVAL = 100       # prune every 100 articles of a site (docs/line_noise_results.md)
-NEWSCORPUS_LINENOISE_WARMUP = 50                # re-clean a site's earlier articles once RC reaches L (= 50)
-NEWSCORPUS_LINENOISE_GUARD_SHARE = 0.25         # a line >= 1/4 of a body needs GUARD_ARTICLES articles (ours)
-NEWSCORPUS_LINENOISE_GUARD_ARTICLES = 10
-NEWSCORPUS_LINENOISE_MIN_SHARE = 0.2            # issue 15: noise only in >= 1/5 of a site's articles (LineNoiseConfig)
-NEWSCORPUS_LINENOISE_MID_BODY_SHARE = 0.5       # issue 15: mid-body (not start/end run, not links) only in a majority
-# Near-duplicates (newscorpus.stages.near_duplicate, issue 6; research base 002): keywords around title keywords,
-# simhash and a shingle sketch, looked up in a Postgres index; a duplicate is stored and linked to its canonical
-# article.
-NEWSCORPUS_DEDUP_ENABLED = True
-NEWSCORPUS_DEDUP_WINDOW = 5                 # ±w tokens around a title keyword: `eval dedup --tune` grid best
-NEWSCORPUS_DEDUP_M = 2                      # windows a body word must appear in (--tune, docs/dedup_results.md)
-NEWSCORPUS_DEDUP_TAU = 0.15                 # keyword overlap |A∩B|/min(|A|,|B|): --tune fit, plateau 0.10-0.25
-NEWSCORPUS_DEDUP_BODY_TAU = 0.45            # body 5-shingle containment: --tune fit, plateau 0.40-0.50
-NEWSCORPUS_DEDUP_SIMHASH_DISTANCE = 3       # Hamming bound of a near copy (Manku et al. 2007)
-# 0 = features computed in the stage's thread; 1 = in a process of its own, off the reactor's core (issue 18,
-# benchmarks/crawl_rate.py: see BENCHMARKS.md for the measurement that set the default).
-NEWSCORPUS_DEDUP_WORKERS = 0
-NEWSCORPUS_DEDUP_BATCH_SIZE = 64            # per transaction at most; 64 vs 32: 261 vs 205 docs/s at 100k (BENCHMARKS)
-NEWSCORPUS_STORAGE_BATCH_SIZE = 50          # rows per transaction; flushes also at the end of a crawl
+# Stage settings: NEWSCORPUS_<STAGE>_ENABLED (on) and NEWSCORPUS_<STAGE>_<FIELD> for each field of the stage's config
+# dataclass, whose defaults and their sources are written there only (newscorpus/crawl/stage_settings.py):
+#   EXTRACTION      newscorpus.core.extraction.config.ExtractionConfig   per-page time cap, worker pool
+#   SITE_AWARE      newscorpus.core.site_aware.cascade.SiteAwareConfig   per-site templates and clusters (issue 5)
+#   LINE_NOISE      newscorpus.core.line_noise.LineNoiseConfig           per-site repeated lines (issue 4)
+#   NEAR_DUPLICATE  newscorpus.core.near_duplicate.NearDuplicateConfig   reprints linked to a canonical (issue 6)
+#   STORAGE         newscorpus.core.storage_config.StorageConfig         pages per transaction
+# e.g. -s NEWSCORPUS_LINE_NOISE_PER_ARTICLES=20, -s NEWSCORPUS_NEAR_DUPLICATE_ENABLED=False. Site-aware extraction
+# needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (its per-site state lives in the crawl process): a worker pool asked for
+# turns it off, asking for both is an error (newscorpus/stages/extraction.py). The names used before issue 20
+# (NEWSCORPUS_LINENOISE_L, NEWSCORPUS_DEDUP_M, ...) still work, with a deprecation warning.
+globals().update(stage_defaults())
 
 # --- Database -------------------------------------------------------------------------------------------
 # A DSN (postgresql://user:pass@host/db); unset = an embedded Postgres in NEWSCORPUS_DB_DATA_DIR.

@@ -51,7 +51,7 @@ class SiteConfig:
     # together: a site on 443 may link to 80 and the reverse)
     allowed_ports: tuple[int, ...] = ()
     # hand-written site-aware templates ([[templates]] tables: url, page_type, fields.<name>.xpaths/rules),
-    # see newscorpus.core.site_aware.templates.SiteTemplate; used when NEWSCORPUS_SITEAWARE_ENABLED is on
+    # see newscorpus.core.site_aware.templates.SiteTemplate; used when NEWSCORPUS_SITE_AWARE_ENABLED is on
     templates: tuple = field(default=(), compare=False)
     source: str = "<built-in>"
     compiled: dict = field(default_factory=dict, compare=False, repr=False)

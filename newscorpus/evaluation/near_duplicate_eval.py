@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from newscorpus.core.near_duplicate import (
-    DedupConfig,
     DocumentFeatures,
+    NearDuplicateConfig,
     PairMeasures,
     build_features,
     judge,
@@ -62,14 +62,14 @@ def load_dedup_data(data_dir: Path) -> DedupData:
 class StreamRun:
     """One streaming pass: the measures of every pair the index made us compare, in arrival order."""
 
-    config: DedupConfig
+    config: NearDuplicateConfig
     order: list[str]
     features: dict[str, DocumentFeatures]
     compared: dict[str, list[tuple[str, PairMeasures]]]  # new doc → (earlier candidate, measures)
     seconds: float
     too_short: int = 0
 
-    def judged_same(self, config: DedupConfig) -> dict[Pair, str]:
+    def judged_same(self, config: NearDuplicateConfig) -> dict[Pair, str]:
         """Pairs judged same under `config`'s thresholds → method (thresholds do not change candidates)."""
         same: dict[Pair, str] = {}
         for new, rows in self.compared.items():
@@ -79,7 +79,7 @@ class StreamRun:
                     same[pair_key(new, old)] = verdict.method or ""
         return same
 
-    def canonical_links(self, config: DedupConfig) -> dict[str, str]:
+    def canonical_links(self, config: NearDuplicateConfig) -> dict[str, str]:
         """What the store would hold: each document → its cluster's canonical, with the canonical rule."""
         canonical_of: dict[str, str] = {}
         members: dict[str, list[str]] = {}
@@ -100,7 +100,7 @@ class StreamRun:
         return canonical_of
 
 
-def stream(docs: list[dict], config: DedupConfig) -> StreamRun:
+def stream(docs: list[dict], config: NearDuplicateConfig) -> StreamRun:
     index = InMemoryDedupIndex(config.simhash_distance)
     run = StreamRun(config, [], {}, {}, 0.0)
     build_features("预热", "预热分词", "zh", config)  # jieba's one-off ~1 s dictionary load is not timed
@@ -119,7 +119,7 @@ def stream(docs: list[dict], config: DedupConfig) -> StreamRun:
 
 @dataclass
 class Fit:
-    config: DedupConfig
+    config: NearDuplicateConfig
     score: float  # mean labelled-pair F1 over languages at the chosen thresholds
     per_lang: dict[str, float] = field(default_factory=dict)
 

@@ -8,7 +8,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from newscorpus.core.near_duplicate import DedupConfig
+from newscorpus.core.near_duplicate import NearDuplicateConfig
 from newscorpus.evaluation.near_duplicate_baselines import run_baselines
 from newscorpus.evaluation.near_duplicate_eval import DedupData, StreamRun, cross_validate, fit_thresholds, stream
 from newscorpus.evaluation.near_duplicate_report import LANGS, MethodResult, format_tables, score_method
@@ -23,7 +23,7 @@ WINDOW_GRID = ((3, 1), (5, 1), (5, 2), (10, 2), (10, 3))
 
 @dataclass
 class DedupRun:
-    config: DedupConfig
+    config: NearDuplicateConfig
     results: list[MethodResult]
     notes: list[str] = field(default_factory=list)
     stream_run: StreamRun | None = None  # our pass, for --jsonl
@@ -38,7 +38,7 @@ class DedupRun:
         return "\n".join(head + self.notes + ["", format_tables(self.results)] + tail)
 
 
-def _tune(data: DedupData, config: DedupConfig, notes: list[str]) -> tuple[DedupConfig, StreamRun]:
+def _tune(data: DedupData, config: NearDuplicateConfig, notes: list[str]) -> tuple[NearDuplicateConfig, StreamRun]:
     best_run, best_score = None, -1.0
     for window, m in WINDOW_GRID:
         run = stream(data.docs, replace(config, window=window, min_cooccurrence=m))
@@ -61,7 +61,7 @@ def _tune(data: DedupData, config: DedupConfig, notes: list[str]) -> tuple[Dedup
     return best_run.config, best_run
 
 
-def run_dedup_eval(data: DedupData, config: DedupConfig, compare: list[str], tune: bool) -> DedupRun:
+def run_dedup_eval(data: DedupData, config: NearDuplicateConfig, compare: list[str], tune: bool) -> DedupRun:
     notes: list[str] = []
     if tune:
         config, run = _tune(data, config, notes)
@@ -91,7 +91,7 @@ def _canonical_share(links: dict[str, str], data: DedupData) -> str:
     return f"{originals}/{len(clusters)}"
 
 
-def write_decisions(path: Path, run: StreamRun, config: DedupConfig, data: DedupData) -> None:
+def write_decisions(path: Path, run: StreamRun, config: NearDuplicateConfig, data: DedupData) -> None:
     """One line per labelled pair and per pair we judged same that is not labelled (error analysis)."""
     measured = {tuple(sorted((new, old))): m for new, rows in run.compared.items() for old, m in rows}
     same = run.judged_same(config)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from newscorpus.core.keywords import title_keywords
-from newscorpus.core.near_duplicate import DedupConfig, measure_pair
+from newscorpus.core.near_duplicate import NearDuplicateConfig, measure_pair
 from newscorpus.evaluation.near_duplicate_eval import StreamRun
 from newscorpus.evaluation.pair_metrics import PairCounts
 
@@ -188,7 +188,7 @@ class SeriesResult:
 POSITIVE_TYPES = ("same-site-update", "series-syndicated")
 
 
-def score(series: SeriesData, run: StreamRun, config: DedupConfig) -> SeriesResult:
+def score(series: SeriesData, run: StreamRun, config: NearDuplicateConfig) -> SeriesResult:
     """Our decisions on the labelled pairs (as the stream compared them), and each type's body Jaccard range."""
     same = run.judged_same(config)
     counts: dict[tuple[str, str], PairCounts] = {}

@@ -1,11 +1,11 @@
 """Extraction stage: decode the page and pick its article (newscorpus.core.extraction); pages without one
-are recorded with their outcome and dropped as NotAnArticle.
+are dropped as NotAnArticle (and recorded with their outcome by newscorpus.crawl.database).
 
 Extraction is CPU-bound. With NEWSCORPUS_EXTRACTION_WORKERS = 0 it runs in the reactor's thread (the
 per-page time cap of the core bounds each call); with N > 0 it runs in a pool of N processes, so the
 reactor keeps downloading and writing while pages are extracted on other cores.
 
-With NEWSCORPUS_SITEAWARE_ENABLED (the default) the site-aware cascade (newscorpus.core.site_aware: template ->
+With NEWSCORPUS_SITE_AWARE_ENABLED (the default) the site-aware cascade (newscorpus.core.site_aware: template ->
 cluster difference -> generic) extracts instead, in the crawl process (its per-site state lives there), under
 the same per-page time cap: a page over the element cap, or whose site-aware steps use up their share of the
 cap, is finished by the generic method (method default_large_page / default_out_of_time). Its templates and
@@ -21,12 +21,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from scrapy.exceptions import NotConfigured
-from scrapy.settings import SETTINGS_PRIORITIES
 
 from newscorpus.core.extraction import Extraction, extract
-from newscorpus.core.site_aware.cascade import SiteAwareExtractor
+from newscorpus.core.extraction.config import ExtractionConfig
+from newscorpus.core.site_aware.cascade import SiteAwareConfig, SiteAwareExtractor
 from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.crawl.outcomes import NotAnArticle
+from newscorpus.crawl.stage_settings import given, setting_name, stage_config, stage_enabled
 
 logger = logging.getLogger(__name__)
 
@@ -42,12 +43,12 @@ def extract_page(raw_body: bytes, url: str, content_type: str | None, max_second
 
 
 def site_aware_enabled(settings) -> bool:
-    """NEWSCORPUS_SITEAWARE_ENABLED; when it is on only by default (newscorpus/crawl/settings.py) and a worker pool is
-    asked for, the pool wins and site-aware extraction is off. Asking for both is an error (__init__)."""
-    workers = settings.getint("NEWSCORPUS_EXTRACTION_WORKERS")
-    if not settings.getbool("NEWSCORPUS_SITEAWARE_ENABLED"):
+    """NEWSCORPUS_SITE_AWARE_ENABLED; when it is on only by default (newscorpus/crawl/settings.py) and a worker pool
+    is asked for, the pool wins and site-aware extraction is off. Asking for both is an error (__init__)."""
+    workers = stage_config(settings, "EXTRACTION").workers
+    if not stage_enabled(settings, "SITE_AWARE"):
         return False
-    if workers and settings.getpriority("NEWSCORPUS_SITEAWARE_ENABLED") <= SETTINGS_PRIORITIES["project"]:
+    if workers and not given(settings, setting_name("SITE_AWARE", "ENABLED")).explicit:
         logger.warning("site-aware extraction is off: NEWSCORPUS_EXTRACTION_WORKERS = %d extracts in worker "
                        "processes, and the site-aware state lives in the crawl process", workers)
         return False
@@ -55,38 +56,34 @@ def site_aware_enabled(settings) -> bool:
 
 
 class ExtractionPipeline:
-    def __init__(self, crawler, database: CrawlDatabase, max_seconds: float, workers: int,
-                 site_aware: bool = False):
-        if max_seconds <= 0:
-            raise ValueError(f"NEWSCORPUS_EXTRACTION_MAX_SECONDS must be > 0, not {max_seconds}")
-        if workers < 0:
-            raise ValueError(f"NEWSCORPUS_EXTRACTION_WORKERS must be >= 0, not {workers}")
-        if site_aware and workers:
-            raise ValueError("NEWSCORPUS_SITEAWARE_ENABLED needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site "
-                             "state lives in the crawl process); set NEWSCORPUS_SITEAWARE_ENABLED=False to extract "
-                             f"in {workers} worker processes")
+    def __init__(self, crawler, database: CrawlDatabase, config: ExtractionConfig,
+                 site_aware: SiteAwareConfig | None = None):
+        if site_aware is not None and config.workers:
+            raise ValueError("NEWSCORPUS_SITE_AWARE_ENABLED needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (the per-site "
+                             "state lives in the crawl process); set NEWSCORPUS_SITE_AWARE_ENABLED=False to extract "
+                             f"in {config.workers} worker processes")
         self.crawler = crawler
         self.database = database
-        self.max_seconds = max_seconds
-        self.workers = workers
+        self.max_seconds = config.max_seconds
+        self.workers = config.workers
         self.pool: ProcessPoolExecutor | None = None
         self.site_aware: SiteAwareExtractor | None = None
-        self.site_aware_enabled = site_aware
+        self.site_aware_config = site_aware   # None: site-aware extraction is off
         self.template_store = None
 
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
-        if not settings.getbool("NEWSCORPUS_EXTRACTION_ENABLED"):
+        if not stage_enabled(settings, "EXTRACTION"):
             raise NotConfigured("NEWSCORPUS_EXTRACTION_ENABLED is off")
-        return cls(crawler, CrawlDatabase.of(crawler), settings.getfloat("NEWSCORPUS_EXTRACTION_MAX_SECONDS"),
-                   settings.getint("NEWSCORPUS_EXTRACTION_WORKERS"), site_aware_enabled(settings))
+        site_aware = stage_config(settings, "SITE_AWARE") if site_aware_enabled(settings) else None
+        return cls(crawler, CrawlDatabase.of(crawler), stage_config(settings, "EXTRACTION"), site_aware)
 
     async def open_spider(self) -> None:
         if self.workers:
             self.pool = await self.start_pool()
         await self.database.open(self.crawler.spider.site_config.name)
-        if self.site_aware_enabled:
+        if self.site_aware_config is not None:
             await self.open_site_aware(self.crawler.spider.site_config)
 
     async def open_site_aware(self, site_config) -> None:
@@ -96,13 +93,13 @@ class ExtractionPipeline:
         from newscorpus.store.site_aware import SiteTemplateStore
 
         templates = [SiteTemplate.from_dict(data) for data in site_config.templates]
-        self.site_aware = SiteAwareExtractor(templates=templates)
+        self.site_aware = SiteAwareExtractor(self.site_aware_config, templates=templates)
         self.template_store = SiteTemplateStore(self.database.dsn)
         for host in {site_of(f"http://{domain}/") for domain in site_config.domains}:
             try:
                 await asyncio.to_thread(self.template_store.load, self.site_aware, host)
             except Exception:  # noqa: BLE001 - a failed read is logged and counted; the crawl goes on
-                self.crawler.stats.inc_value("newscorpus/extraction/siteaware/load_failed")
+                self.crawler.stats.inc_value("newscorpus/site_aware/load_failed")
                 logger.exception("could not load site templates for %s", host)
 
     async def start_pool(self) -> ProcessPoolExecutor:
@@ -121,7 +118,7 @@ class ExtractionPipeline:
             try:
                 await asyncio.to_thread(self.template_store.save, self.site_aware)
             except Exception:  # noqa: BLE001 - templates are induced again next crawl; log and count
-                self.crawler.stats.inc_value("newscorpus/extraction/siteaware/save_failed")
+                self.crawler.stats.inc_value("newscorpus/site_aware/save_failed")
                 logger.exception("could not save site templates")
 
     async def run_extraction(self, item) -> Extraction:
@@ -132,7 +129,7 @@ class ExtractionPipeline:
             result = self.site_aware.extract(item.raw_body, item.final_url, item.content_type, self.max_seconds)
             for name, value in before.items():
                 if (added := getattr(counts, name) - value) > 0:
-                    self.crawler.stats.inc_value(f"newscorpus/extraction/siteaware/{name}", added)
+                    self.crawler.stats.inc_value(f"newscorpus/site_aware/{name}", added)
             return result
         if self.pool is None:
             return extract_page(*arguments)
@@ -156,8 +153,6 @@ class ExtractionPipeline:
             item.apply_extraction(result)
             if result.is_article:
                 stats.inc_value(f"newscorpus/extraction/method/{result.method}")
-        stats.inc_value(f"newscorpus/outcome/{item.outcome}")
         if item.outcome != "article":
-            await self.database.record(item, with_article=False)
             raise NotAnArticle(item.outcome, item.url)
         return item

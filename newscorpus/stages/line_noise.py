@@ -1,7 +1,7 @@
 """Line-noise stage: count the article's lines in the site's statistics (Postgres, shared by all workers) and
 remove the lines the site repeats (newscorpus.core.line_noise); at the end of the crawl, articles cleaned before
 the statistics matured are cleaned again. An article left empty, or with no text (punctuation, braces), is
-recorded and dropped as EmptyAfterCleaning."""
+dropped as EmptyAfterCleaning (and recorded by newscorpus.crawl.database)."""
 
 from __future__ import annotations
 
@@ -14,40 +14,16 @@ from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lin
 from newscorpus.core.text import body_hash, without_nul
 from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.crawl.outcomes import EmptyAfterCleaning
+from newscorpus.crawl.stage_settings import stage_config, stage_enabled
 from newscorpus.store.line_noise import LineNoiseStore, reclean
 
 logger = logging.getLogger(__name__)
 
-# LineNoiseConfig field <- setting (defaults and their sources in newscorpus/crawl/settings.py).
-SETTINGS = {
-    "per_articles": ("NEWSCORPUS_LINENOISE_L", int),
-    "min_articles": ("NEWSCORPUS_LINENOISE_MIN_ARTICLES", int),
-    "prune_divisor": ("NEWSCORPUS_LINENOISE_PRUNE_DIVISOR", int),
-    "prune_interval": ("NEWSCORPUS_LINENOISE_PRUNE_INTERVAL", int),
-    "warmup": ("NEWSCORPUS_LINENOISE_WARMUP", int),
-    "guard_share": ("NEWSCORPUS_LINENOISE_GUARD_SHARE", float),
-    "guard_articles": ("NEWSCORPUS_LINENOISE_GUARD_ARTICLES", int),
-    "min_share": ("NEWSCORPUS_LINENOISE_MIN_SHARE", float),
-    "mid_body_share": ("NEWSCORPUS_LINENOISE_MID_BODY_SHARE", float),
-}
-
 
 def config_from_settings(settings) -> LineNoiseConfig:
-    """The filter's parameters from Scrapy settings (or any mapping of setting names); errors name the setting."""
-    values = {}
-    for field_name, (setting, kind) in SETTINGS.items():
-        raw = settings.get(setting)
-        if raw is None:
-            continue
-        try:
-            values[field_name] = kind(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"{setting} must be a {kind.__name__}, not {raw!r}") from None
-        try:
-            LineNoiseConfig(**{field_name: values[field_name]})
-        except ValueError as error:
-            raise ValueError(f"{setting}: {error}") from None
-    return LineNoiseConfig(**values)
+    """The filter's parameters from NEWSCORPUS_LINE_NOISE_* in Scrapy settings (or any mapping of setting names);
+    errors name the setting."""
+    return stage_config(settings, "LINE_NOISE")
 
 
 class LineNoisePipeline:
@@ -61,8 +37,8 @@ class LineNoisePipeline:
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
-        if not settings.getbool("NEWSCORPUS_LINENOISE_ENABLED"):
-            raise NotConfigured("NEWSCORPUS_LINENOISE_ENABLED is off")
+        if not stage_enabled(settings, "LINE_NOISE"):
+            raise NotConfigured("NEWSCORPUS_LINE_NOISE_ENABLED is off")
         return cls(crawler, CrawlDatabase.of(crawler), config_from_settings(settings))
 
     async def open_spider(self) -> None:
@@ -76,43 +52,36 @@ class LineNoisePipeline:
         body = without_nul(item.body) or ""
         lines = body_lines(body)
         hashes, samples = article_hashes(lines)
-        site_id = await self.database.writer.site_id(item.site)
+        site_id = await self.database.site_id(item.site)
         self.sites.add(item.site)
         kinds = item.line_kinds if item.line_kinds is not None and len(item.line_kinds) == len(lines) else None
         counted = await self.store.count_article(site_id, item.article_url, body_hash(body), hashes, samples, kinds)
         cleaning = clean_body(body, counted.counts, counted.articles_seen, self.config, counted.allowed, lines,
                               kinds)
         item.clean_body = cleaning.body
-        item.line_hashes = hashes
         item.noise_hashes = cleaning.noise_hashes
         item.noise_lines = len(cleaning.removed)
         item.cleaned_with_articles_seen = counted.articles_seen
-        stats.inc_value(f"newscorpus/linenoise/articles_{counted.status}")
-        stats.inc_value("newscorpus/linenoise/lines_seen", sum(1 for _, digest in lines if digest))
-        stats.inc_value("newscorpus/linenoise/lines_removed", len(cleaning.removed))
+        stats.inc_value(f"newscorpus/line_noise/articles_{counted.status}")
+        stats.inc_value("newscorpus/line_noise/lines_seen", sum(1 for _, digest in lines if digest))
+        stats.inc_value("newscorpus/line_noise/lines_removed", len(cleaning.removed))
         if cleaning.guarded:
-            stats.inc_value("newscorpus/linenoise/lines_guarded", cleaning.guarded)
+            stats.inc_value("newscorpus/line_noise/lines_guarded", cleaning.guarded)
         if counted.pruned:
-            stats.inc_value("newscorpus/linenoise/lines_pruned", counted.pruned)
+            stats.inc_value("newscorpus/line_noise/lines_pruned", counted.pruned)
         if not is_text(cleaning.body):  # nothing left, or no text left (`}\n}`, "——"): not an article
-            item.outcome = "empty_after_cleaning"
-            item.outcome_detail = (f"{len(cleaning.removed)} noise line(s) removed" if not cleaning.body.strip()
-                                   else f"no text left after removing {len(cleaning.removed)} noise line(s)")
-            stats.inc_value("newscorpus/linenoise/articles_empty")
-            stats.inc_value(f"newscorpus/outcome/{item.outcome}")
-            await self.database.record(item, with_article=False)
-            raise EmptyAfterCleaning(item.url, len(cleaning.removed))
+            raise EmptyAfterCleaning(item.url, len(cleaning.removed), nothing_left=not cleaning.body.strip())
         return item
 
     async def close_spider(self) -> None:
         try:
-            if self.config.warmup and self.sites and self.database.writer is not None:
-                await self.database.writer.flush()  # the articles this crawl cleaned are in the table
+            if self.config.warmup and self.sites and self.database.is_open:
+                await self.database.flush()  # the articles this crawl cleaned are in the table
                 await self._reclean_after_warmup()
         finally:
             if self.store is not None:
                 if self.store.retries:
-                    self.crawler.stats.set_value("newscorpus/linenoise/db_retries", self.store.retries)
+                    self.crawler.stats.set_value("newscorpus/line_noise/db_retries", self.store.retries)
                 await self.store.close()
 
     async def _reclean_after_warmup(self) -> None:
@@ -124,8 +93,8 @@ class LineNoisePipeline:
                                                  count_missing=False, cleaned_before=self.config.warmup)
             except Exception as error:  # the crawl's articles are stored; `newscorpus clean` can finish this
                 logger.warning("re-cleaning %s after warm-up failed: %s", site, error)
-                stats.inc_value("newscorpus/linenoise/reclean_failed")
+                stats.inc_value("newscorpus/line_noise/reclean_failed")
                 continue
-            stats.inc_value("newscorpus/linenoise/recleaned_articles", totals["articles"])
-            stats.inc_value("newscorpus/linenoise/recleaned_lines_removed", totals["lines_removed"])
+            stats.inc_value("newscorpus/line_noise/recleaned_articles", totals["articles"])
+            stats.inc_value("newscorpus/line_noise/recleaned_lines_removed", totals["lines_removed"])
 

@@ -1,8 +1,12 @@
-"""Storage stage: the page and its article go to Postgres, in batches (see newscorpus.store.corpus_store)."""
+"""Storage stage: the page and its article go to Postgres, in batches (see newscorpus.store.corpus_store). Off
+(NEWSCORPUS_STORAGE_ENABLED=False), articles are extracted, cleaned and checked but not stored."""
 
 from __future__ import annotations
 
+from scrapy.exceptions import NotConfigured
+
 from newscorpus.crawl.database import CrawlDatabase
+from newscorpus.crawl.stage_settings import stage_enabled
 
 
 class StoragePipeline:
@@ -12,6 +16,8 @@ class StoragePipeline:
 
     @classmethod
     def from_crawler(cls, crawler):
+        if not stage_enabled(crawler.settings, "STORAGE"):
+            raise NotConfigured("NEWSCORPUS_STORAGE_ENABLED is off")
         return cls(crawler, CrawlDatabase.of(crawler))
 
     async def open_spider(self) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, prefers_as_canonical
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, prefers_as_canonical
 from newscorpus.core.near_duplicate_batch import Link
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
@@ -42,7 +42,7 @@ def _lock_key(kind: str, value: object) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def lock_keys(url: str, features: DocumentFeatures, config: DedupConfig) -> list[int]:
+def lock_keys(url: str, features: DocumentFeatures, config: NearDuplicateConfig) -> list[int]:
     """Advisory-lock keys of an article, sorted (one global order: no deadlock between writers)."""
     keys = {_lock_key("url", url)}
     if features.token_count:
@@ -111,7 +111,7 @@ def row_features(row: dict) -> DocumentFeatures:
     )
 
 
-def feature_params(features: DocumentFeatures, config: DedupConfig, layout: str) -> dict:
+def feature_params(features: DocumentFeatures, config: NearDuplicateConfig, layout: str) -> dict:
     """update_features' parameters of an article's features (the row's other columns are added by the caller)."""
     keywords = sorted(features.keywords)
     blocks = [] if features.simhash is None else block_keys(features.simhash, config.simhash_distance)
@@ -141,7 +141,7 @@ class NewArticleRow:
     link: Link = field(default_factory=Link)
 
 
-def new_rows_params(rows: Sequence[NewArticleRow], config: DedupConfig, layout: str) -> dict:
+def new_rows_params(rows: Sequence[NewArticleRow], config: NearDuplicateConfig, layout: str) -> dict:
     """insert_features_batch's parameters: the rows, their postings and block keys, in order."""
     blocks, block_articles = [], []
     for row in rows:
@@ -199,7 +199,7 @@ class PostgresDedupIndex:
         """Index an article as canonical under its URL (`doc_id`); returns its id."""
         article_id = self._rows("allocate_ids", {"count": 1})[0][0]
         row = NewArticleRow(article_id, doc_id, site_id, text_hash, features)
-        config = DedupConfig(simhash_distance=self.simhash_distance)
+        config = NearDuplicateConfig(simhash_distance=self.simhash_distance)
         self.connection.execute(query("near_duplicate.insert_features_batch"),
                                 new_rows_params([row], config, self.layout))
         return article_id
@@ -243,7 +243,7 @@ def cluster_root(connection: psycopg.Connection, article_id: int) -> int:
 
 
 def _merge(connection: psycopg.Connection, index: PostgresDedupIndex, article_id: int,
-           features: DocumentFeatures, config: DedupConfig) -> int:
+           features: DocumentFeatures, config: NearDuplicateConfig) -> int:
     """Resolution of one canonical article: when it is a duplicate of another cluster's canonical, the two
     clusters become one (the earlier canonical stays unless this one wins by the canonical rule)."""
     decision = find_duplicates(features, index, config)
@@ -264,11 +264,11 @@ def _merge(connection: psycopg.Connection, index: PostgresDedupIndex, article_id
     return 0
 
 
-def resolve_duplicates(dsn: str, sites: list[str] | None = None, config: DedupConfig | None = None,
+def resolve_duplicates(dsn: str, sites: list[str] | None = None, config: NearDuplicateConfig | None = None,
                        layout: str = "table", batch_size: int = 500) -> dict:
     """Maintenance pass: every canonical article not yet checked is compared with the index again; two
     clusters of one story (a link missed, a story bridged by a later reprint) are merged. Safe to re-run."""
-    config = config or DedupConfig()
+    config = config or NearDuplicateConfig()
     totals = {"checked": 0, "merged": 0}
     with connect(dsn, autocommit=True) as connection:
         while True:

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 import psycopg
 
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features_batch
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features_batch
 from newscorpus.core.near_duplicate_batch import ArticleToRecord, NearDuplicateOutcome
 from newscorpus.core.text import source_hash
 from newscorpus.store.connection import DatabaseUnavailableError
@@ -25,8 +25,9 @@ from newscorpus.store.held_connection import HeldConnection
 from newscorpus.store.near_duplicate_records import record_articles
 
 T = TypeVar("T")
-# The features of a batch: (title, body, site id) -> DocumentFeatures, in order (build_features_batch's contract).
-FeaturesOf = Callable[[Sequence[tuple[str, str, int | None]]], list[DocumentFeatures]]
+# The features of a batch: (title, body, site id, language or None) -> DocumentFeatures, in order
+# (build_features_batch's contract).
+FeaturesOf = Callable[[Sequence[tuple[str, str, int | None, str | None]]], list[DocumentFeatures]]
 
 
 @dataclass(frozen=True)
@@ -35,17 +36,19 @@ class _Waiting:
     site_id: int
     title: str
     body: str
+    language: str | None  # as the extraction found it; None: detected from the body
     outcome: asyncio.Future  # NearDuplicateOutcome, None (too short) or the exception
 
 
 class NearDuplicateRecorder:
-    """``await decide(url, site_id, title, body)``: the article's NearDuplicateOutcome, None when its body is too
-    short to compare, or the database error that stopped it (retries exhausted: the caller counts and logs it).
+    """``await decide(url, site_id, title, body, language)``: the article's NearDuplicateOutcome, None when its
+    body is too short to compare, or the database error that stopped it (retries exhausted: the caller counts
+    and logs it).
 
     ``features``: how a batch's features are computed, in this recorder's thread (the stage may hand them to a
     worker process); ``on_batch``: called on the event loop with each batch's size (the stage counts them)."""
 
-    def __init__(self, dsn: str, config: DedupConfig, batch_size: int, *, features: FeaturesOf | None = None,
+    def __init__(self, dsn: str, config: NearDuplicateConfig, batch_size: int, *, features: FeaturesOf | None = None,
                  on_batch: Callable[[int], None] | None = None):
         self.config = config
         self.batch_size = batch_size
@@ -65,8 +68,9 @@ class NearDuplicateRecorder:
         """``function(*args)`` in the recorder's thread (where the features function runs)."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
 
-    async def decide(self, url: str, site_id: int, title: str, body: str) -> NearDuplicateOutcome | None | Exception:
-        waiting = _Waiting(url, site_id, title, body, asyncio.get_running_loop().create_future())
+    async def decide(self, url: str, site_id: int, title: str, body: str,
+                     language: str | None = None) -> NearDuplicateOutcome | None | Exception:
+        waiting = _Waiting(url, site_id, title, body, language, asyncio.get_running_loop().create_future())
         self.waiting.append(waiting)
         if self.batcher is None:
             self.batcher = asyncio.ensure_future(self._run_batches())
@@ -82,7 +86,7 @@ class NearDuplicateRecorder:
         """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
         outcomes: list[NearDuplicateOutcome | None] = [None] * len(waiting)
         articles, positions = [], []
-        built = self.features([(entry.title, entry.body, entry.site_id) for entry in waiting])
+        built = self.features([(entry.title, entry.body, entry.site_id, entry.language) for entry in waiting])
         for position, (entry, features) in enumerate(zip(waiting, built, strict=True)):
             if features.token_count >= self.config.min_simhash_tokens:
                 articles.append(ArticleToRecord(entry.url, entry.site_id, source_hash(entry.title, entry.body),

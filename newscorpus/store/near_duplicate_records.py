@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import psycopg
 from psycopg.rows import dict_row
 
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig
 from newscorpus.core.near_duplicate_batch import (
     ArticleToRecord,
     Candidate,
@@ -48,12 +48,12 @@ __all__ = ["ArticleToRecord", "NearDuplicateOutcome", "record_article", "record_
 
 
 def record_article(connection: psycopg.Connection, url: str, site_id: int, text_hash: str,
-                   features: DocumentFeatures, config: DedupConfig, layout: str = "table") -> NearDuplicateOutcome:
+                   features: DocumentFeatures, config: NearDuplicateConfig, layout: str = "table") -> NearDuplicateOutcome:
     """One article: a batch of one."""
     return record_articles(connection, [ArticleToRecord(url, site_id, text_hash, features)], config, layout)[0]
 
 
-def record_articles(connection: psycopg.Connection, articles: Sequence[ArticleToRecord], config: DedupConfig,
+def record_articles(connection: psycopg.Connection, articles: Sequence[ArticleToRecord], config: NearDuplicateConfig,
                     layout: str = "table") -> list[NearDuplicateOutcome]:
     """Decide each article against the index and the batch's earlier articles and record it: features, postings,
     the link to its cluster's canonical article. Idempotent per URL and text hash. A URL seen twice in the batch,
@@ -74,7 +74,7 @@ def record_articles(connection: psycopg.Connection, articles: Sequence[ArticleTo
     return outcomes  # type: ignore[return-value]
 
 
-def _lookup_params(articles: Sequence[ArticleToRecord], config: DedupConfig, layout: str) -> dict:
+def _lookup_params(articles: Sequence[ArticleToRecord], config: NearDuplicateConfig, layout: str) -> dict:
     keys: set[int] = set()
     block_articles, blocks, keyword_articles, keywords = [], [], [], []
     for number, article in enumerate(articles, start=1):
@@ -117,7 +117,7 @@ def _lookups(rows: list[dict], size: int) -> list[Lookup]:
     return [Lookup(stored.get(position), candidates[position]) for position in range(size)]
 
 
-def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], config: DedupConfig,
+def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], config: NearDuplicateConfig,
                   layout: str) -> list[NearDuplicateOutcome | None]:
     """One transaction; None for the articles left to a following one (see record_articles)."""
     with connection.pipeline(), connection.transaction():
@@ -151,7 +151,7 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
     return plan.outcomes
 
 
-def _lock_roots(connection: psycopg.Connection, ids: list[int], config: DedupConfig) -> LockedRoots:
+def _lock_roots(connection: psycopg.Connection, ids: list[int], config: NearDuplicateConfig) -> LockedRoots:
     """Row-lock the stored cluster roots the batch links to, with their features. A root that a concurrent
     writer linked to another cluster after the lookup is followed to that cluster's canonical article."""
     locked = LockedRoots()
@@ -174,7 +174,7 @@ def _lock_roots(connection: psycopg.Connection, ids: list[int], config: DedupCon
     return locked
 
 
-def _update_article(connection: psycopg.Connection, recorded: Recorded, stored: dict, config: DedupConfig,
+def _update_article(connection: psycopg.Connection, recorded: Recorded, stored: dict, config: NearDuplicateConfig,
                     layout: str) -> None:
     """A stored article whose text changed: its old postings and block keys go, the new ones are written with
     the row."""

@@ -9,8 +9,8 @@ RUNS = [
     {"site": "zh", "finish_reason": "finished", "counters": {
         "response_received_count": 40, "newscorpus/storage/articles_new": 10,
         "newscorpus/storage/articles_updated": 2, "newscorpus/outcome/http_error": 1,
-        "newscorpus/linenoise/lines_removed": 7, "newscorpus/dedup/duplicate/simhash": 2,
-        "newscorpus/dedup/duplicate/keywords": 1, "newscorpus/dedup/canonical": 7}},
+        "newscorpus/line_noise/lines_removed": 7, "newscorpus/near_duplicate/duplicate/simhash": 2,
+        "newscorpus/near_duplicate/duplicate/keywords": 1, "newscorpus/near_duplicate/canonical": 7}},
     {"site": "en", "finish_reason": "shutdown", "counters": {
         "response_received_count": 5, "newscorpus/storage/articles_unchanged": 5,
         "newscorpus/outcome/fetch_error": 2}},

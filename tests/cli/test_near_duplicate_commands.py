@@ -7,7 +7,7 @@ import pytest
 
 from migrations.runner import migrate
 from newscorpus.cli.main import main
-from newscorpus.core.near_duplicate import DedupConfig, build_features
+from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import record_article
 from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
@@ -23,8 +23,8 @@ def store(dsn: str) -> None:
             ("https://herald.example/3", 2, "en", EN_TITLE, "\n\n".join(EN_PARAGRAPHS)),
             ("https://people.example/4", 1, "en", *en_reprint()),
         ):
-            features = build_features(title, body, lang, DedupConfig())
-            record_article(connection, url, site_id, source_hash(title, body), features, DedupConfig())
+            features = build_features(title, body, lang, NearDuplicateConfig())
+            record_article(connection, url, site_id, source_hash(title, body), features, NearDuplicateConfig())
 
 
 def test_dups_lists_clusters_with_method_and_score(database_dsn, capsys):

@@ -21,7 +21,7 @@ from newscorpus.core.line_noise import (
     clean_body,
     normalise_line,
 )
-from newscorpus.core.near_duplicate import DedupConfig, build_features
+from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 
 BOUND_SECONDS = 5.0  # per input; a 100 kB body takes < 0.1 s on the dev machine
 PIECES = ["新闻", "。", "，", "\n", "\r\n", "\x00", "\u200f", "\u202e", "\ufeff", "😀", "Ａｂｃ１２３", "  ", "\t",
@@ -30,7 +30,7 @@ TEXTS = st.one_of(
     st.text(max_size=2000),
     st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=20)), max_size=300).map("".join),
 )
-DEDUP = DedupConfig()
+DEDUP = NearDuplicateConfig()
 
 
 def _bounded(started: float) -> None:

@@ -9,9 +9,11 @@ import sys
 import pytest
 
 from newscorpus.core.near_duplicate import (
-    DedupConfig,
+    NearDuplicateConfig,
     build_features,
+    build_features_batch,
     decide,
+    features_language,
     judge_pair,
     keyword_overlap,
     prefers_as_canonical,
@@ -30,7 +32,7 @@ from tests.core.dedup_texts import (
     zh_reprint,
 )
 
-CONFIG = DedupConfig()
+CONFIG = NearDuplicateConfig()
 ZH_ORIGINAL = build_features(ZH_TITLE, "\n".join(ZH_PARAGRAPHS), "zh", CONFIG)
 EN_ORIGINAL = build_features(EN_TITLE, "\n\n".join(EN_PARAGRAPHS), "en", CONFIG)
 
@@ -158,3 +160,12 @@ def test_features_stay_comparable_with_those_already_stored(lang, title, body, s
     )
     assert features.simhash == simhash
     assert hashlib.sha1(repr(stored).encode()).hexdigest() == digest
+
+
+def test_features_use_the_language_the_extraction_found_and_detect_only_without_one():
+    chinese, english = "\n".join(ZH_PARAGRAPHS), "\n\n".join(EN_PARAGRAPHS)
+    assert features_language("zh", english) == "zh" and features_language("ja", english) == "zh"
+    assert all(features_language(lang, chinese) == "en" for lang in ("en", "ru", "ko", "ar"))
+    assert features_language(None, chinese) == "zh" and features_language(None, english) == "en"
+    batch = build_features_batch([(ZH_TITLE, chinese, None, "zh"), (EN_TITLE, english, None, None)], CONFIG)
+    assert batch == [ZH_ORIGINAL, EN_ORIGINAL]

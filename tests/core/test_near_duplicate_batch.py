@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
 from newscorpus.core.near_duplicate_batch import (
     ArticleToRecord,
     Candidate,
@@ -33,7 +33,7 @@ from tests.core.dedup_texts import (
     zh_reprint,
 )
 
-CONFIG = DedupConfig()
+CONFIG = NearDuplicateConfig()
 STORIES = {  # language -> (the full story, a reprint of it, a truncated copy (half the paragraphs), another story)
     "zh": ((ZH_TITLE, "\n".join(ZH_PARAGRAPHS)), zh_reprint(), (ZH_TITLE, "\n".join(ZH_PARAGRAPHS[:3])),
            (ZH_FOLLOWUP_TITLE, "\n".join(ZH_FOLLOWUP_PARAGRAPHS))),

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from newscorpus.core.near_duplicate import DedupConfig, build_features, decide, judge_pair
+from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features, decide, judge_pair
 from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_quiz, en_reprint, zh_quiz
 
-CONFIG = DedupConfig()
+CONFIG = NearDuplicateConfig()
 SITE, OTHER = 1, 2
 
 
-def features(title: str, body: str, lang: str, site, config: DedupConfig = CONFIG):
+def features(title: str, body: str, lang: str, site, config: NearDuplicateConfig = CONFIG):
     return build_features(title, body, lang, config, site)
 
 

@@ -78,3 +78,22 @@ def test_ports_are_those_of_the_configured_urls(tmp_path):
     assert adhoc_site_config("https://example.com/").ports == {80, 443}    # http and https defaults go together
     path = write(tmp_path, 'name = "p"\nstart_urls = ["https://a.example/"]\nallowed_ports = [8080]\n')
     assert load_site_config(str(path)).ports == {80, 443, 8080}
+
+
+def test_the_spider_arguments_are_one_site_or_one_url():
+    from newscorpus.crawl.spiders.site import site_config_of
+
+    with pytest.raises(SiteConfigError, match="give either -a site=NAME or -a url=URL, not both"):
+        site_config_of("demo", "http://example.com/", [])
+    with pytest.raises(SiteConfigError, match="the site spider needs -a site=NAME"):
+        site_config_of(None, None, [])
+    assert site_config_of(None, "http://example.com/", []).domains
+
+
+def test_the_crawl_command_says_what_the_spider_would_in_one_line():
+    from tests.local_crawl import run_crawl
+
+    result = run_crawl(None, settings={"LOG_LEVEL": "WARNING"}, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == ("scrapy crawl site: error: the site spider needs -a site=NAME "
+                             "(newscorpus/crawl/sites/NAME.toml) or -a url=URL\n")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from newscorpus.cli.main import main
-from newscorpus.core.near_duplicate import DedupConfig
+from newscorpus.core.near_duplicate import NearDuplicateConfig
 from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
 from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval
 from newscorpus.evaluation.pair_metrics import PairCounts, adjusted_rand_index, all_pair_counts
@@ -61,7 +61,7 @@ def test_only_system_fields_reach_the_method(tmp_path):
 
 def test_ours_separates_reprints_from_follow_ups_and_baselines_run(tmp_path):
     data = load_dedup_data(write_data_set(tmp_path / "data"))
-    run = run_dedup_eval(data, DedupConfig(), ["chunk-md5", "simhash-k3", "minhash-lsh"], tune=False)
+    run = run_dedup_eval(data, NearDuplicateConfig(), ["chunk-md5", "simhash-k3", "minhash-lsh"], tune=False)
     ours = run.ours()
     for lang in ("zh", "en"):
         counts = ours.langs[lang].labelled

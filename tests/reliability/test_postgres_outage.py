@@ -74,7 +74,7 @@ def crawl_through_outage(dsn: str, outage, tmp_path) -> None:
     assert counted == expected and articles_seen == len(expected)        # each article counted once
     assert len(indexed) == len(set(indexed)) and set(indexed) == expected
     assert counters["newscorpus/storage/articles_new"] == len(expected)
-    assert "newscorpus/storage/pages_unsaved" not in counters and "newscorpus/dedup/failed" not in counters
+    assert "newscorpus/storage/pages_unsaved" not in counters and "newscorpus/near_duplicate/failed" not in counters
     retries = {name: value for name, value in counters.items() if name.endswith("retries")}
     assert sum(retries.values()) > 0, counters     # the outage was felt, and survived
     assert fetched_during > 0                      # the crawl kept fetching while Postgres was down

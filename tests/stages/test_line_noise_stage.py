@@ -17,7 +17,7 @@ from newscorpus.stages.line_noise import LineNoisePipeline, config_from_settings
 from tests.conftest import fresh_schema
 from tests.local_crawl import run_crawl
 
-WARMUP = {"NEWSCORPUS_LINENOISE_WARMUP": "20"}
+WARMUP = {"NEWSCORPUS_LINE_NOISE_WARMUP": "20"}
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +49,8 @@ def test_every_stored_article_is_cleaned_of_the_repeated_line_and_keeps_its_body
         assert noise not in clean_body and noise_lines == 1
         assert clean_body == body.replace("\n" + noise, "")
         assert articles_seen >= 20                # the first articles were cleaned again after warm-up
-    assert "newscorpus/linenoise/lines_removed" in result.stderr
-    assert "newscorpus/linenoise/recleaned_articles" in result.stderr
+    assert "newscorpus/line_noise/lines_removed" in result.stderr
+    assert "newscorpus/line_noise/recleaned_articles" in result.stderr
 
 
 def test_statistics_count_each_article_once(crawled):
@@ -78,10 +78,10 @@ def test_a_second_crawl_of_unchanged_articles_moves_no_count(crawled):
     result = run_crawl(dsn, f"site={config}", settings={**WARMUP, "NEWSCORPUS_REFETCH_AFTER_HOURS": "0"})
     assert result.returncode == 0, result.stderr[-3000:]
     assert statistics(dsn) == before
-    assert "'newscorpus/linenoise/articles_unchanged': 31" in result.stderr, result.stderr[-3000:]
+    assert "'newscorpus/line_noise/articles_unchanged': 31" in result.stderr, result.stderr[-3000:]
 
 
-def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
+def test_an_article_left_empty_is_dropped_and_recorded_by_the_database_extension(database_dsn):
     import asyncio
     from datetime import datetime
 
@@ -92,6 +92,7 @@ def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
     from newscorpus.crawl.outcomes import EmptyAfterCleaning
 
     crawler = get_crawler()
+    crawler.stats.open_spider()
     database = CrawlDatabase(crawler, dsn=database_dsn, data_dir=None, batch_size=1)
     stage = LineNoisePipeline(crawler, database, LineNoiseConfig(guard_articles=1, warmup=0))
 
@@ -111,22 +112,34 @@ def test_an_article_left_empty_is_recorded_and_dropped(database_dsn):
                 outcomes.append("kept")
             except EmptyAfterCleaning as drop:
                 outcomes.append(drop.outcome)
+                await database.item_dropped(item, drop)   # as Scrapy's item_dropped signal does
         await database.writer.close()
         await stage.store.close()
         return outcomes
 
     assert asyncio.run(scenario()) == ["kept", "kept", "empty_after_cleaning", "empty_after_cleaning"]
     with psycopg.connect(database_dsn) as connection:
-        outcomes = [row[0] for row in connection.execute("SELECT outcome FROM pages ORDER BY url")]
-    assert outcomes == ["empty_after_cleaning", "empty_after_cleaning"]
+        rows = connection.execute("SELECT outcome, outcome_detail FROM pages ORDER BY url").fetchall()
+    assert rows == [("empty_after_cleaning", "2 noise line(s) removed")] * 2
+    assert crawler.stats.get_value("newscorpus/outcome/empty_after_cleaning") == 2
 
 
 def test_settings_are_checked_when_the_stage_is_built():
+    assert config_from_settings(Settings({"NEWSCORPUS_LINE_NOISE_PER_ARTICLES": "20"})).per_articles == 20
+    with pytest.raises(ValueError, match="NEWSCORPUS_LINE_NOISE_PER_ARTICLES must be >= 1, not 0"):
+        config_from_settings(Settings({"NEWSCORPUS_LINE_NOISE_PER_ARTICLES": "0"}))
+    with pytest.raises(ValueError, match="NEWSCORPUS_LINE_NOISE_GUARD_SHARE must be a number, not 'lots'"):
+        config_from_settings(Settings({"NEWSCORPUS_LINE_NOISE_GUARD_SHARE": "lots"}))
+    from scrapy.utils.test import get_crawler
+
+    with pytest.raises(NotConfigured):
+        LineNoisePipeline.from_crawler(get_crawler(settings_dict={"NEWSCORPUS_LINE_NOISE_ENABLED": False}))
+
+
+def test_the_names_before_issue_20_still_work():
     assert config_from_settings(Settings({"NEWSCORPUS_LINENOISE_L": "20"})).per_articles == 20
-    with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_L"):
+    with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_L must be >= 1"):   # the name the value came under
         config_from_settings(Settings({"NEWSCORPUS_LINENOISE_L": "0"}))
-    with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_GUARD_SHARE"):
-        config_from_settings(Settings({"NEWSCORPUS_LINENOISE_GUARD_SHARE": "lots"}))
     from scrapy.utils.test import get_crawler
 
     with pytest.raises(NotConfigured):

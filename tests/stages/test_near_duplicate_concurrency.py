@@ -13,7 +13,7 @@ import pytest
 
 from migrations.runner import migrate
 from newscorpus.core.keywords import _jieba, is_keyword
-from newscorpus.core.near_duplicate import DedupConfig, build_features
+from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
 from tests.conftest import fresh_schema
@@ -21,7 +21,7 @@ from tests.core.dedup_texts import ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS
 
 WRITERS = 3
 ROUNDS = 30           # stories; every writer stores one reprint of each, all writers at once
-CONFIG = DedupConfig()
+CONFIG = NearDuplicateConfig()
 HEADERS = {"zh": ["来源：新华网", "本文转载自澎湃新闻", "原创 张三 江城日报"],
            "en": ["By Jane Roe, County Herald", "LONDON (Reuters) -", "Published May 3, 2024 9:12 a.m. ET"]}
 

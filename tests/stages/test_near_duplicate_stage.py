@@ -47,12 +47,12 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
     """The articles one after the other, or (together) all in flight at once, as under a busy crawl; `workers`:
     features in a process of their own, which `kill_worker` kills before the first article."""
     async def run():
-        crawler = get_crawler(settings_dict={"NEWSCORPUS_DEDUP_ENABLED": True})
+        crawler = get_crawler(settings_dict={"NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE": "4",
+                                             "NEWSCORPUS_NEAR_DUPLICATE_WORKERS": str(workers)})
         crawler.stats.open_spider()
         database = CrawlDatabase(crawler, dsn, "", batch_size=50)
         await database.open("news")
-        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings), batch_size=4,
-                                      workers=workers)
+        stage = NearDuplicatePipeline(crawler, database, config_from_settings(crawler.settings))
         storage = StoragePipeline(crawler, database)
         await stage.open_recorder()  # open_spider needs a running spider
         if kill_worker:
@@ -64,7 +64,7 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
             return await storage.process_item(await stage.process_item(page_item(*article)))
 
         if together:
-            await database.writer.site_id("news")  # known: the six items queue up in the same loop turn
+            await database.site_id("news")  # known: the six items queue up in the same loop turn
             items = await asyncio.gather(*(through(article) for article in ARTICLES))
         else:
             items = [await through(article) for article in ARTICLES]
@@ -81,9 +81,9 @@ def test_reprints_are_stored_linked_and_left_out_of_the_corpus_view(database_dsn
     assert [n["status"] for n in notes] == ["canonical", "duplicate", "canonical", "duplicate", "canonical",
                                             "skipped_short"]
     assert notes[1]["canonical_url"] == ARTICLES[0][0] and notes[3]["canonical_url"] == ARTICLES[2][0]
-    assert stats["newscorpus/dedup/canonical"] == 3
-    assert stats["newscorpus/dedup/duplicate/keywords"] == 2
-    assert stats["newscorpus/dedup/skipped_short"] == 1
+    assert stats["newscorpus/near_duplicate/canonical"] == 3
+    assert stats["newscorpus/near_duplicate/duplicate/keywords"] == 2
+    assert stats["newscorpus/near_duplicate/skipped_short"] == 1
     with psycopg.connect(database_dsn) as connection:
         stored = {row[0] for row in connection.execute("SELECT url FROM articles")}
         published = {row[0] for row in connection.execute("SELECT url FROM corpus_articles")}
@@ -97,7 +97,7 @@ def test_articles_in_flight_together_are_decided_in_batches_with_the_same_outcom
     items, stats = crawl_through_stages(database_dsn, together=True)
     assert [item.annotations["near_duplicate"]["status"] for item in items] == \
         ["canonical", "duplicate", "canonical", "duplicate", "canonical", "skipped_short"]
-    assert stats["newscorpus/dedup/batches"] == 2 and stats["newscorpus/dedup/largest_batch"] == 4
+    assert stats["newscorpus/near_duplicate/batches"] == 2 and stats["newscorpus/near_duplicate/largest_batch"] == 4
     with psycopg.connect(database_dsn) as connection:
         links = dict(connection.execute("SELECT url, canonical_url FROM article_duplicates").fetchall())
     assert links == {ARTICLES[1][0]: ARTICLES[0][0], ARTICLES[3][0]: ARTICLES[2][0]}
@@ -112,8 +112,8 @@ def test_features_in_a_worker_process_give_the_same_outcomes_and_a_dead_worker_l
     items, stats = crawl_through_stages(database_dsn, together=True, workers=1, kill_worker=kill_worker)
     assert [item.annotations["near_duplicate"] for item in items] == \
         [item.annotations["near_duplicate"] for item in expected]
-    assert stats.get("newscorpus/dedup/worker_errors", 0) == (1 if kill_worker else 0)
-    assert "newscorpus/dedup/failed" not in stats
+    assert stats.get("newscorpus/near_duplicate/worker_errors", 0) == (1 if kill_worker else 0)
+    assert "newscorpus/near_duplicate/failed" not in stats
 
 
 def test_a_recrawl_changes_nothing(database_dsn):
@@ -122,7 +122,7 @@ def test_a_recrawl_changes_nothing(database_dsn):
         before = connection.execute("SELECT (SELECT count(*) FROM near_duplicate_keywords), "
                                     "(SELECT count(*) FROM near_duplicate_features)").fetchone()
     items, stats = crawl_through_stages(database_dsn)
-    assert stats["newscorpus/dedup/unchanged"] == 5 and "newscorpus/dedup/canonical" not in stats
+    assert stats["newscorpus/near_duplicate/unchanged"] == 5 and "newscorpus/near_duplicate/canonical" not in stats
     assert items[1].annotations["near_duplicate"]["canonical_url"] == ARTICLES[0][0]
     with psycopg.connect(database_dsn) as connection:
         after = connection.execute("SELECT (SELECT count(*) FROM near_duplicate_keywords), "
@@ -132,8 +132,17 @@ def test_a_recrawl_changes_nothing(database_dsn):
 
 
 def test_settings_are_checked_and_errors_name_the_setting():
-    assert config_from_settings({"NEWSCORPUS_DEDUP_WINDOW": "3"}).window == 3
-    with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_TAU"):
-        config_from_settings({"NEWSCORPUS_DEDUP_TAU": "1.5"})
-    with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_SIMHASH_DISTANCE"):
-        config_from_settings({"NEWSCORPUS_DEDUP_SIMHASH_DISTANCE": "x"})
+    assert config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_WINDOW": "3"}).window == 3
+    assert config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_MIN_COOCCURRENCE": "3"}).min_cooccurrence == 3
+    with pytest.raises(ValueError, match=r"NEWSCORPUS_NEAR_DUPLICATE_TAU must be in \[0, 1\], not 1.5"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_TAU": "1.5"})
+    with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_SIMHASH_DISTANCE must be a whole number"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_SIMHASH_DISTANCE": "x"})
+    with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_WORKERS must be 0 or 1, not 2"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_WORKERS": "2"})
+    with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_OVERLAP must be one of 'min', 'jaccard'"):
+        config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_OVERLAP": "max"})
+    # the names before issue 20
+    assert config_from_settings({"NEWSCORPUS_DEDUP_M": "3"}).min_cooccurrence == 3
+    with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_BATCH_SIZE must be >= 1, not 0"):
+        config_from_settings({"NEWSCORPUS_DEDUP_BATCH_SIZE": "0"})

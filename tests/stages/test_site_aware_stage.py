@@ -2,6 +2,8 @@ import psycopg
 import pytest
 from scrapy.settings import Settings
 
+from newscorpus.core.extraction.config import ExtractionConfig
+from newscorpus.core.site_aware.cascade import SiteAwareConfig
 from newscorpus.demo.server import DemoSite
 from newscorpus.stages.extraction import ExtractionPipeline, site_aware_enabled
 from tests.conftest import fresh_schema
@@ -9,8 +11,8 @@ from tests.local_crawl import run_crawl
 
 
 def test_site_aware_needs_in_process_extraction():
-    with pytest.raises(ValueError, match="NEWSCORPUS_SITEAWARE_ENABLED=False to extract in 2 worker processes"):
-        ExtractionPipeline(None, None, 5.0, 2, site_aware=True)
+    with pytest.raises(ValueError, match="NEWSCORPUS_SITE_AWARE_ENABLED=False to extract in 2 worker processes"):
+        ExtractionPipeline(None, None, ExtractionConfig(workers=2), SiteAwareConfig())
 
 
 def project_settings(**cmdline) -> Settings:
@@ -24,8 +26,12 @@ def project_settings(**cmdline) -> Settings:
 def test_site_aware_is_on_by_default_and_gives_way_to_a_worker_pool_asked_for():
     assert site_aware_enabled(project_settings())
     assert not site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2"))
-    assert not site_aware_enabled(project_settings(NEWSCORPUS_SITEAWARE_ENABLED="False"))
+    assert not site_aware_enabled(project_settings(NEWSCORPUS_SITE_AWARE_ENABLED="False"))
     # asked for both: kept on, so the stage raises the error above
+    assert site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2",
+                                               NEWSCORPUS_SITE_AWARE_ENABLED="True"))
+    # the name before issue 20 still works
+    assert not site_aware_enabled(project_settings(NEWSCORPUS_SITEAWARE_ENABLED="False"))
     assert site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2", NEWSCORPUS_SITEAWARE_ENABLED="True"))
 
 
@@ -33,7 +39,7 @@ def test_crawl_with_site_aware_extraction_records_methods_and_stores_state(postg
     with DemoSite() as site, fresh_schema(postgres_server_dsn) as dsn:
         config = tmp_path / "demo.toml"
         config.write_text(site.site_config_toml(), encoding="utf-8")
-        result = run_crawl(dsn, f"site={config}", settings={"NEWSCORPUS_SITEAWARE_ENABLED": "True"})
+        result = run_crawl(dsn, f"site={config}", settings={"NEWSCORPUS_SITE_AWARE_ENABLED": "True"})
         assert result.returncode == 0, result.stderr[-3000:]
         with psycopg.connect(dsn) as connection:
             methods = dict(connection.execute("SELECT extraction_method, count(*) FROM articles GROUP BY 1").fetchall())

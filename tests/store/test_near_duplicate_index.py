@@ -7,7 +7,7 @@ import psycopg
 import pytest
 
 from migrations.runner import migrate
-from newscorpus.core.near_duplicate import DedupConfig, DocumentFeatures, build_features
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
 from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.text import source_hash
@@ -32,7 +32,7 @@ from tests.core.dedup_texts import (
     zh_reprint,
 )
 
-CONFIG = DedupConfig()
+CONFIG = NearDuplicateConfig()
 DOCS = [  # (url, lang, title, body)
     ("https://a.example/zh/1", "zh", ZH_TITLE, "\n".join(ZH_PARAGRAPHS)),
     ("https://b.example/zh/2", "zh", *zh_reprint()),

@@ -77,6 +77,10 @@ FIELD_MAX_MISSES = 2
 
 @dataclass(frozen=True)
 class SiteAwareConfig:
+    """The cascade's parameters; the crawl reads each from NEWSCORPUS_SITE_AWARE_<FIELD>
+    (newscorpus.crawl.stage_settings). On by default in the crawl: at or above the generic extractor on every
+    multi-page dev site, with its thresholds as set and fitted leave-one-site-out (docs/site_aware_results.md)."""
+
     url_threshold: float = MATCH_THRESHOLD  # paper 001's t (url_similarity.py)
     cluster_threshold: float = CLUSTER_THRESHOLD  # clustering.py
     strict_istm: bool = False  # definition 8's child-count clause (tree_similarity.py says why it is off)

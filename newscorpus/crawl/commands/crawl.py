@@ -1,6 +1,7 @@
-"""`scrapy crawl`, checking the site config, the database and Redis (when set) before the reactor starts, so
-that a missing config, a bad DSN or an unreachable server is one clear line and exit code 2, not a traceback.
-A crawl that could not save every page it fetched (the database away for too long) exits with code 1."""
+"""`scrapy crawl`, checking the site config, the stage settings, the database and Redis (when set) before the
+reactor starts, so that a missing config, a bad setting, a bad DSN or an unreachable server is one clear line and
+exit code 2, not a traceback. A crawl that could not save every page it fetched (the database away for too long)
+exits with code 1."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 
 from newscorpus.crawl.database import DATABASE_UNAVAILABLE
 from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
-from newscorpus.crawl.site_config import SiteConfigError, adhoc_site_config, load_site_config
+from newscorpus.crawl.site_config import SiteConfigError
+from newscorpus.crawl.spiders.site import site_config_of
+from newscorpus.crawl.stage_settings import SettingError, check_stage_settings
 from newscorpus.store.connection import DatabaseError, connect
 
 
@@ -28,10 +31,12 @@ class Command(ScrapyCrawlCommand):
     def run(self, args, opts) -> None:
         if args and args[0] == "site":
             try:
-                self.check_site_arguments(opts.spargs)
+                site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
+                               self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
+                check_stage_settings(self.settings)
                 self.check_database()
                 self.check_redis()
-            except (SiteConfigError, DatabaseError, RedisSettingError) as error:
+            except (SiteConfigError, SettingError, DatabaseError, RedisSettingError) as error:
                 print(f"scrapy crawl site: error: {error}", file=sys.stderr)
                 self.exitcode = 2
                 return
@@ -46,17 +51,6 @@ class Command(ScrapyCrawlCommand):
     def _create_crawler(self, spidercls):
         self.crawler = super()._create_crawler(spidercls)
         return self.crawler
-
-    def check_site_arguments(self, spider_arguments: dict) -> None:
-        site, url = spider_arguments.get("site"), spider_arguments.get("url")
-        if site and url:
-            raise SiteConfigError("give either -a site=NAME or -a url=URL, not both")
-        if site:
-            load_site_config(site, self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
-        elif url:
-            adhoc_site_config(url)
-        else:
-            raise SiteConfigError("the site spider needs -a site=NAME (newscorpus/crawl/sites/NAME.toml) or -a url=URL")
 
     def check_redis(self) -> None:
         url = self.settings.get("NEWSCORPUS_REDIS_URL")

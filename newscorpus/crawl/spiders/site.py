@@ -34,6 +34,19 @@ MAX_SITEMAP_BYTES = 50 * 1024 * 1024  # the sitemap protocol's own limit for an 
 BYTES_RECEIVED = "newscorpus_bytes_received"  # request.meta key: body bytes received so far
 
 
+def site_config_of(site: str | None, url: str | None, sites_dirs: list[str]) -> SiteConfig:
+    """The config of the site to crawl, from the spider's arguments: -a site=NAME (NAME.toml, or a path) or
+    -a url=URL (an ad-hoc config); a mistake is a SiteConfigError in one line (the `crawl` command checks the
+    arguments with this before the crawl starts)."""
+    if site and url:
+        raise SiteConfigError("give either -a site=NAME or -a url=URL, not both")
+    if site:
+        return load_site_config(site, sites_dirs)
+    if url:
+        return adhoc_site_config(url)
+    raise SiteConfigError("the site spider needs -a site=NAME (newscorpus/crawl/sites/NAME.toml) or -a url=URL")
+
+
 def is_html(response: Response) -> bool:
     if not isinstance(response, TextResponse):
         return False
@@ -69,15 +82,7 @@ class SiteSpider(scrapy.Spider):
     def configure(self, settings) -> None:
         site, url, config = self._config_arguments
         if config is None:
-            if site and url:
-                raise SiteConfigError("give either -a site=NAME or -a url=URL, not both")
-            if site:
-                config = load_site_config(site, settings.getlist("NEWSCORPUS_SITES_DIRS"))
-            elif url:
-                config = adhoc_site_config(url)
-            else:
-                raise SiteConfigError(
-                    "the site spider needs -a site=NAME (newscorpus/crawl/sites/NAME.toml) or -a url=URL")
+            config = site_config_of(site, url, settings.getlist("NEWSCORPUS_SITES_DIRS"))
         self.site_config = config
         self.allowed_domains = list(config.domains)
         max_pages = config.max_pages if config.max_pages is not None else settings.getint("NEWSCORPUS_MAX_PAGES")

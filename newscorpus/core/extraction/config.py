@@ -1,0 +1,21 @@
+"""The extraction stage's parameters (newscorpus.stages.extraction): the per-page time cap and the worker pool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExtractionConfig:
+    """Read by the crawl from NEWSCORPUS_EXTRACTION_<FIELD> (newscorpus.crawl.stage_settings)."""
+
+    # Per page, as `extract`'s own default; the slowest dev page takes < 0.5 s.
+    max_seconds: float = 5.0
+    # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md, benchmarks/crawl_rate.py).
+    workers: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.max_seconds > 0:
+            raise ValueError(f"max_seconds must be > 0, not {self.max_seconds}")
+        if self.workers < 0:
+            raise ValueError(f"workers must be >= 0, not {self.workers}")
