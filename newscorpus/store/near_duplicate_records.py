@@ -48,7 +48,8 @@ __all__ = ["ArticleToRecord", "NearDuplicateOutcome", "record_article", "record_
 
 
 def record_article(connection: psycopg.Connection, url: str, site_id: int, text_hash: str,
-                   features: DocumentFeatures, config: NearDuplicateConfig, layout: str = "table") -> NearDuplicateOutcome:
+                   features: DocumentFeatures, config: NearDuplicateConfig,
+                   layout: str = "table") -> NearDuplicateOutcome:
     """One article: a batch of one."""
     return record_articles(connection, [ArticleToRecord(url, site_id, text_hash, features)], config, layout)[0]
 
