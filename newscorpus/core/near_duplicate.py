@@ -32,7 +32,7 @@ import numpy as np
 
 from newscorpus.core.body_text import BodyText
 from newscorpus.core.candidate_pool import CandidatePool
-from newscorpus.core.keywords import detect_language, extract_keywords, normalize_text, title_numbers
+from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_numbers
 from newscorpus.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from newscorpus.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
@@ -150,7 +150,7 @@ def build_features_batch(articles: Sequence[tuple[str, str, Hashable | None]], c
                          ) -> list[DocumentFeatures]:
     """Features of (title, body, site) triples, each body's language detected: one call for a batch, so a worker
     process can compute a batch at a time (newscorpus.stages.near_duplicate)."""
-    return [build_features(title, body, detect_language(body), config, site) for title, body, site in articles]
+    return [build_features(title, body, segmentation_language(body), config, site) for title, body, site in articles]
 
 
 def keyword_overlap(a: frozenset[str], b: frozenset[str], measure: str) -> float:

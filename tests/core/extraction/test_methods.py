@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from newscorpus.core.extraction import blocks as block_scoring
-from newscorpus.core.extraction.language import detect_language
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata, iso_date
 from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
 from newscorpus.core.extraction.pso import PSOConfig, maximise
 from newscorpus.core.extraction.punctuation import is_body_line, punctuation_ratio, select_lines
+from newscorpus.core.text import detect_language
 
 
 def _blocks(html: str):
