@@ -128,9 +128,7 @@ def run_eval(args) -> int:
     if not results:
         raise CommandError(f"no site with at least {args.min_pages} labelled pages")
     print(line_noise_eval.format_report(results))
-    curve = line_noise_eval.learning_curve(results)
-    for variant, values in curve.items():
-        print(f"precision by position, {variant:<10} " + " ".join(f"{v:.3f}" for v in values))
+    print(line_noise_eval.format_learning_curve(results))
     if args.plot:
         line_noise_eval.plot_learning_curve(results, args.plot)
         print(f"learning curve written to {args.plot}", file=sys.stderr)
