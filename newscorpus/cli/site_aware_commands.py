@@ -1,5 +1,5 @@
-"""`newscorpus eval siteaware` (per-site F1 of the site-aware cascade vs the generic extractor vs anchors) and
-`newscorpus templates` (the stored site templates with hit and repair counts)."""
+"""`newscorpus eval site-aware` (old name `eval siteaware`): per-site F1 of the site-aware cascade vs the generic
+extractor vs anchors; `newscorpus templates`: the stored site templates with hit and repair counts."""
 
 from __future__ import annotations
 
@@ -7,16 +7,25 @@ import argparse
 
 from newscorpus.cli.arguments import name_list, positive_int
 from newscorpus.cli.database_options import add_database_options, open_database, site_names
-from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.groups import add_parsers, get_or_add_group
 from newscorpus.cli.main import CommandError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
-        "siteaware",
-        help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling region -> generic) vs generic "
-        "and anchors",
-    )
+    group = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data")
+    for evaluate in add_parsers(group, "site-aware", ("siteaware",),
+                                help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling "
+                                "region -> generic) vs generic and anchors"):
+        _add_eval_arguments(evaluate)
+
+    templates = subparsers.add_parser("templates", help="site templates (site-aware extraction) with hit/repair counts")
+    templates.add_argument("--site", help="one site: its name (e.g. demo) or a host without www.")
+    templates.add_argument("--json", action="store_true", help="print each template in full, one JSON line each")
+    add_database_options(templates)
+    templates.set_defaults(func=run_templates)
+
+
+def _add_eval_arguments(evaluate: argparse.ArgumentParser) -> None:
     evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
     evaluate.add_argument("--compare", type=name_list, default="",
                           help="comma-separated anchors, e.g. trafilatura,readability")
@@ -42,13 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--time-cap", action="store_true", help="seconds per generated huge page: generic vs the cascade, capped or not"
     )
-    evaluate.set_defaults(func=run_eval_siteaware)
-
-    templates = subparsers.add_parser("templates", help="site templates (site-aware extraction) with hit/repair counts")
-    templates.add_argument("--site", help="one site: its name (e.g. demo) or a host without www.")
-    templates.add_argument("--json", action="store_true", help="print each template in full, one JSON line each")
-    add_database_options(templates)
-    templates.set_defaults(func=run_templates)
+    evaluate.set_defaults(func=run_eval_site_aware)
 
 
 def template_hosts(dsn: str, site: str | None) -> list[str | None]:
@@ -95,7 +98,7 @@ def run_templates(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_eval_siteaware(args: argparse.Namespace) -> int:
+def run_eval_site_aware(args: argparse.Namespace) -> int:
     from newscorpus.evaluation import extraction_eval as ev
     from newscorpus.evaluation import site_aware_eval as sa
     from newscorpus.evaluation.anchors import ANCHORS, load_anchor

@@ -1,4 +1,4 @@
-"""Baseline near-duplicate methods for `newscorpus eval dedup`, set up as ../shared/data/dedup/README.md.
+"""Baseline near-duplicate methods for `newscorpus eval near-duplicate`, set up as ../shared/data/dedup/README.md.
 
 - chunk-md5: MD5 of each normalised paragraph, same when ≥ 80% of the shorter document's paragraphs are
   shared (Forman et al., the classic method the research base compares against, at its 80% setting);

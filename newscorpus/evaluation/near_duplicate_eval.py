@@ -1,4 +1,4 @@
-"""`newscorpus eval dedup`: our near-duplicate method against the baselines on ../shared/data/dedup.
+"""`newscorpus eval near-duplicate`: our near-duplicate method against the baselines on ../shared/data/dedup.
 
 Documents are fed in file order (the data's insertion order) through the in-memory index, as the stage
 would: each one is compared only with the candidates the index returns, then added. Only id, lang, title

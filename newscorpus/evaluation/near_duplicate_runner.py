@@ -1,4 +1,4 @@
-"""One `newscorpus eval dedup` run: ours (streamed through the in-memory index), the baselines, the
+"""One `newscorpus eval near-duplicate` run: ours (streamed through the in-memory index), the baselines, the
 optional threshold fit with its cross-validated figure, per-pair decisions and the floors check."""
 
 from __future__ import annotations

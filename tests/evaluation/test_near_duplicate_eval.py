@@ -1,4 +1,4 @@
-"""`newscorpus eval dedup` on a tiny data set written here: metrics, baselines, CLI, floors."""
+"""`newscorpus eval near-duplicate` on a tiny data set written here: metrics, baselines, CLI, floors."""
 
 from __future__ import annotations
 
@@ -86,26 +86,27 @@ def test_pair_metrics_and_ari():
     assert (every.tp, every.fp, every.fn, every.tn) == (0, 1, 1, 1)
 
 
-def test_cli_eval_dedup_with_floors_and_jsonl(tmp_path, capsys):
+def test_cli_eval_near_duplicate_with_floors_and_jsonl(tmp_path, capsys):
     data_dir = write_data_set(tmp_path / "data")
     floors = tmp_path / "floors.json"
     floors.write_text(json.dumps({"zh": {"f1_min": 0.9, "ce_max": 0.01}, "en": {"f1_min": 0.9, "ce_max": 0.01}}))
     decisions = tmp_path / "pairs.jsonl"
-    argv = ["eval", "dedup", str(data_dir), "--compare", "none", "--floors", str(floors), "--jsonl", str(decisions)]
+    argv = ["eval", "near-duplicate", str(data_dir), "--compare", "none", "--floors", str(floors),
+            "--jsonl", str(decisions)]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "**Labelled pairs**" in out and out.rstrip().endswith("floors: all met")
     rows = [json.loads(line) for line in decisions.read_text().splitlines()]
     assert {(r["a"], r["b"], r["judged_same"]) for r in rows} >= {("d1", "d2", True), ("d2", "d3", False)}
     floors.write_text(json.dumps({"zh": {"f1_min": 1.5, "ce_max": 0.0}}))
-    assert main(["eval", "dedup", str(data_dir), "--compare", "none", "--floors", str(floors)]) == 1
+    assert main(["eval", "near-duplicate", str(data_dir), "--compare", "none", "--floors", str(floors)]) == 1
     captured = capsys.readouterr()
     assert "FLOOR MISSED" in captured.err and "floors: all met" not in captured.out
 
 
 def test_cli_user_errors_exit_2(tmp_path):
-    assert main(["eval", "dedup", str(tmp_path / "missing")]) == 2
+    assert main(["eval", "near-duplicate", str(tmp_path / "missing")]) == 2
     (tmp_path / "empty").mkdir()
-    assert main(["eval", "dedup", str(tmp_path / "empty")]) == 2
+    assert main(["eval", "near-duplicate", str(tmp_path / "empty")]) == 2
     data_dir = write_data_set(tmp_path / "data")
-    assert main(["eval", "dedup", str(data_dir), "--compare", "bogus"]) == 2
+    assert main(["eval", "near-duplicate", str(data_dir), "--compare", "bogus"]) == 2
