@@ -76,18 +76,18 @@ def _baselines(given: list[str]) -> list[str]:
 def run_eval_near_duplicate(args: argparse.Namespace) -> int:
     from newscorpus.cli.main import CommandError
     from newscorpus.core.near_duplicate import DedupConfig
-    from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
-    from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval, write_decisions
+    from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
+    from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval, write_decisions
 
     data_dir = Path(args.data_dir)
     if not data_dir.is_dir():
         raise CommandError(f"no such directory: {data_dir}")
     compare, floors = _baselines(args.compare), args.floors
     try:
-        data = load_dedup_data(data_dir)
+        data = load_near_duplicate_data(data_dir)
     except (OSError, ValueError, KeyError) as error:
         raise CommandError(f"cannot read the near-duplicate data in {data_dir}: {error}") from error
-    outcome = run_dedup_eval(data, DedupConfig(), compare, args.tune)
+    outcome = run_near_duplicate_eval(data, DedupConfig(), compare, args.tune)
     print(outcome.report())
     if args.jsonl and outcome.stream_run is not None:
         write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from newscorpus.cli.main import main
 from newscorpus.core.near_duplicate import DedupConfig
-from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
-from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval
+from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
+from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval
 from newscorpus.evaluation.pair_metrics import PairCounts, adjusted_rand_index, all_pair_counts
 from tests.core.dedup_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
@@ -54,14 +54,14 @@ def write_data_set(folder: Path) -> Path:
 
 
 def test_only_system_fields_reach_the_method(tmp_path):
-    data = load_dedup_data(write_data_set(tmp_path / "data"))
+    data = load_near_duplicate_data(write_data_set(tmp_path / "data"))
     assert all(set(doc) == {"id", "lang", "title", "body"} for doc in data.docs)
     assert data.kind_of["d2"] == "original"
 
 
 def test_ours_separates_reprints_from_follow_ups_and_baselines_run(tmp_path):
-    data = load_dedup_data(write_data_set(tmp_path / "data"))
-    run = run_dedup_eval(data, DedupConfig(), ["chunk-md5", "simhash-k3", "minhash-lsh"], tune=False)
+    data = load_near_duplicate_data(write_data_set(tmp_path / "data"))
+    run = run_near_duplicate_eval(data, DedupConfig(), ["chunk-md5", "simhash-k3", "minhash-lsh"], tune=False)
     ours = run.ours()
     for lang in ("zh", "en"):
         counts = ours.langs[lang].labelled
