@@ -26,7 +26,7 @@ AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator", "byl
                "sailthru.author", "citation_author", "og:article:author", "article:author_name", "twitter:data1")
 # Chinese bylines. The name: 2-4 Han characters (a minority name is longer, written with ·), several names
 # separated by spaces or 、; or a Latin handle (blogs).
-_HAN = f"[{characters(HAN_UNIFIED)}]"
+_HAN = f"[{characters(HAN_UNIFIED)}]"  # a Han character of the Unified Ideographs block
 _HAN_NAME = _HAN + "{2,4}(?:·" + _HAN + "{1,6})?"
 _HAN_NAMES = _HAN_NAME + r"(?:[ 、，,　]+" + _HAN_NAME + r")*"
 _HANDLE = r"[A-Za-z][\w.\-]{1,30}(?: [A-Z][\w.\-]{1,30}){0,2}"

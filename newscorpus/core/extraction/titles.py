@@ -14,6 +14,7 @@ from lxml import etree
 from newscorpus.core.extraction.markup import PageMarkup, article_objects, text_of
 from newscorpus.core.text import HAN_UNIFIED, characters
 
+# A Han character of the Unified Ideographs block (the range these patterns were written with).
 _HAN = f"[{characters(HAN_UNIFIED)}]"
 TITLE_META = ("og:title", "twitter:title", "title", "dc.title", "sailthru.title", "parsely-title")
 SITE_NAME_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "al:ios:app_name",
