@@ -38,7 +38,7 @@ from pathlib import Path
 
 from psycopg import sql
 
-from newscorpus.core.keywords import detect_language
+from newscorpus.core.keywords import segmentation_language
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
 from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
 from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
@@ -179,7 +179,7 @@ def measure_stream(connection, docs: list[dict], layout: str, config: NearDuplic
         start, start_cpu, start_server = time.perf_counter(), time.process_time(), backend_cpu(backend)
         articles = [
             ArticleToRecord(doc["id"], 1, source_hash(doc["title"], doc["body"]),
-                            build_features(doc["title"], doc["body"], detect_language(doc["body"]), config))
+                            build_features(doc["title"], doc["body"], segmentation_language(doc["body"]), config))
             for doc in batch
         ]
         features_cpu = time.process_time()

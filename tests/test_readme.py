@@ -15,10 +15,12 @@ TEST_LINE = ".venv/bin/python -m pytest"
 
 
 def leaf_commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[str]:
-    """Every runnable command of the parser, e.g. "articles", "db migrate", "eval dedup"."""
+    """Every runnable command of the parser, e.g. "articles", "db migrate", "eval near-duplicate" (not the old names
+    kept as hidden aliases)."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return [leaf for name, child in action.choices.items() for leaf in leaf_commands(child, (*path, name))]
+            return [leaf for name, child in action.choices.items() if child.get_default("deprecated_command") is None
+                    for leaf in leaf_commands(child, (*path, name))]
     return [" ".join(path)]
 
 

@@ -146,7 +146,7 @@ def run_extract(args: argparse.Namespace) -> int:
 
 def run_eval(args: argparse.Namespace) -> int:
     from newscorpus.evaluation import extraction_eval as ev
-    from newscorpus.evaluation.anchors import ANCHORS, INPUTS, load_anchor
+    from newscorpus.evaluation.anchors import ANCHORS, load_anchor
 
     try:
         items = ev.load_items(args.data_dirs)
@@ -168,29 +168,9 @@ def run_eval(args: argparse.Namespace) -> int:
         results = ev.run_system(name, system, track(items, name, "page"))
         all_results.extend(results)
         rows[name] = ev.summarise(results)
-    print(f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}")
-    print("# F1: each set's gold convention (title + body where the gold holds the headline); body F1: body only")
-    print(ev.format_table(rows, ("zh", "en", "other", "all")))
-    print("# input: " + "; ".join(f"{name}: {INPUTS.get(name, '?')}" for name in rows))
-    for name in rows:
-        given, pages = ev.not_article_rate([r for r in all_results if r.system == name])
-        if pages:
-            print(f"# {name}: an article returned for {given} of {pages} pages that hold none (listing pages)")
-    for key in args.by:
-        if key == "dataset":
-            print("\n# F1 / body F1 per set and language (article pages)")
-            print(ev.format_per_set(all_results, list(rows)))
-            continue
-        print(f"\n# newscorpus F1 by {key}")
-        by = ev.summarise(ours, key=lambda r, k=key: getattr(r, k))
-        for group, summary in sorted(by.items()):
-            print(
-                f"{group:<40}{summary.pages:>5}  F1 {summary.f1:.3f}  P {summary.precision:.3f}  R {summary.recall:.3f}"
-            )
-    if args.worst:
-        print(f"\n# newscorpus: {args.worst} lowest-F1 pages")
-        for r in ev.worst_pages(ours, args.worst):
-            print(f"{r.f1:.3f}  P {r.precision:.2f} R {r.recall:.2f}  {r.dataset}/{r.stem[:16]}  {r.url or r.site}")
+    header = f"# {len(items)} pages from {', '.join(args.data_dirs)}; method={args.method}; {started}"
+    for line in ev.report_lines(rows, all_results, header, args.by, args.worst):
+        print(line)
     if args.jsonl:
         ev.write_jsonl(all_results, args.jsonl)
     if floors is not None:

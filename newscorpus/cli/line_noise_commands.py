@@ -1,5 +1,5 @@
-"""`newscorpus clean|noise|eval linenoise`: re-clean stored articles with the current line statistics, show
-and allow-list a site's noise lines, evaluate the filter on labelled multi-page sites."""
+"""`newscorpus clean|noise|eval line-noise` (old name `eval linenoise`): re-clean stored articles with the current
+line statistics, show and allow-list a site's noise lines, evaluate the filter on labelled multi-page sites."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 from newscorpus.cli.arguments import limit, positive_int
 from newscorpus.cli.database_options import add_database_options, no_such_site, open_database, site_names
-from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.groups import add_parsers, get_or_add_group
 from newscorpus.cli.main import CommandError
 
 
@@ -28,8 +28,12 @@ def register(subparsers) -> None:
     add_database_options(noise)
     noise.set_defaults(func=run_noise)
 
-    evaluate = get_or_add_group(subparsers, "eval").add_parser(
-        "linenoise", help="extraction P/R/F1 with and without line-noise removal, on multi-page sites")
+    for evaluate in add_parsers(get_or_add_group(subparsers, "eval"), "line-noise", ("linenoise",),
+                                help="extraction P/R/F1 with and without line-noise removal, on multi-page sites"):
+        _add_eval_arguments(evaluate)
+
+
+def _add_eval_arguments(evaluate) -> None:
     evaluate.add_argument("directories", nargs="+", metavar="DIR", help="labelled sets (manifest.json)")
     evaluate.add_argument("--plot", metavar="PNG", help="write the learning curve (precision by position)")
     evaluate.add_argument("--min-pages", type=positive_int, default=2, help="sites with at least this many pages")
@@ -128,9 +132,7 @@ def run_eval(args) -> int:
     if not results:
         raise CommandError(f"no site with at least {args.min_pages} labelled pages")
     print(line_noise_eval.format_report(results))
-    curve = line_noise_eval.learning_curve(results)
-    for variant, values in curve.items():
-        print(f"precision by position, {variant:<10} " + " ".join(f"{v:.3f}" for v in values))
+    print(line_noise_eval.format_learning_curve(results))
     if args.plot:
         line_noise_eval.plot_learning_curve(results, args.plot)
         print(f"learning curve written to {args.plot}", file=sys.stderr)

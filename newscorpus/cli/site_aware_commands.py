@@ -1,24 +1,31 @@
-"""`newscorpus eval siteaware` (per-site F1 of the site-aware cascade vs the generic extractor vs anchors) and
-`newscorpus templates` (the stored site templates with hit and repair counts)."""
+"""`newscorpus eval site-aware` (old name `eval siteaware`): per-site F1 of the site-aware cascade vs the generic
+extractor vs anchors; `newscorpus templates`: the stored site templates with hit and repair counts."""
 
 from __future__ import annotations
 
 import argparse
-import platform
-import time
 
 from newscorpus.cli.arguments import name_list, positive_int
 from newscorpus.cli.database_options import add_database_options, open_database, site_names
-from newscorpus.cli.groups import get_or_add_group
+from newscorpus.cli.groups import add_parsers, get_or_add_group
 from newscorpus.cli.main import CommandError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
-        "siteaware",
-        help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling region -> generic) vs generic "
-        "and anchors",
-    )
+    group = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data")
+    for evaluate in add_parsers(group, "site-aware", ("siteaware",),
+                                help="per-site F1 of the site-aware cascade (template -> cluster diff -> sibling "
+                                "region -> generic) vs generic and anchors"):
+        _add_eval_arguments(evaluate)
+
+    templates = subparsers.add_parser("templates", help="site templates (site-aware extraction) with hit/repair counts")
+    templates.add_argument("--site", help="one site: its name (e.g. demo) or a host without www.")
+    templates.add_argument("--json", action="store_true", help="print each template in full, one JSON line each")
+    add_database_options(templates)
+    templates.set_defaults(func=run_templates)
+
+
+def _add_eval_arguments(evaluate: argparse.ArgumentParser) -> None:
     evaluate.add_argument("data_dirs", nargs="+", metavar="DATA_DIR", help="labelled sets (folders with manifest.json)")
     evaluate.add_argument("--compare", type=name_list, default="",
                           help="comma-separated anchors, e.g. trafilatura,readability")
@@ -44,13 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--time-cap", action="store_true", help="seconds per generated huge page: generic vs the cascade, capped or not"
     )
-    evaluate.set_defaults(func=run_eval_siteaware)
-
-    templates = subparsers.add_parser("templates", help="site templates (site-aware extraction) with hit/repair counts")
-    templates.add_argument("--site", help="one site: its name (e.g. demo) or a host without www.")
-    templates.add_argument("--json", action="store_true", help="print each template in full, one JSON line each")
-    add_database_options(templates)
-    templates.set_defaults(func=run_templates)
+    evaluate.set_defaults(func=run_eval_site_aware)
 
 
 def template_hosts(dsn: str, site: str | None) -> list[str | None]:
@@ -97,7 +98,7 @@ def run_templates(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_eval_siteaware(args: argparse.Namespace) -> int:
+def run_eval_site_aware(args: argparse.Namespace) -> int:
     from newscorpus.evaluation import extraction_eval as ev
     from newscorpus.evaluation import site_aware_eval as sa
     from newscorpus.evaluation.anchors import ANCHORS, load_anchor
@@ -121,55 +122,7 @@ def run_eval_siteaware(args: argparse.Namespace) -> int:
     sites = sa.load_pages(sa.multi_page_sites(items, args.min_pages))
     if not sites:
         raise CommandError(f"no site with {args.min_pages} or more pages")
-    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} on {platform.node()} ({platform.machine()}, {platform.processor()})")
-    print(f"# {sum(len(p) for p in sites.values())} pages on {len(sites)} sites from {', '.join(args.data_dirs)}")
-    rows, seconds = sa.evaluate_sites(sites, anchors)
-    systems = ["generic", "cascade", "cascade_loo", *anchors]
-    print(f"| site | pages | {' | '.join(systems)} | cascade methods |")
-    print("|---|---:|" + "---:|" * len(systems) + "---|")
-    for row in rows:
-        methods = ", ".join(f"{m} {n}" for m, n in sorted(row.methods.items()))
-        cells = " | ".join(f"{row.f1[s]:.3f}" for s in systems)
-        print(f"| {row.site} | {row.pages} | {cells} | {methods} |")
-    pages = sum(r.pages for r in rows)
-    site_mean = " | ".join(f"{sum(r.f1[s] for r in rows) / len(rows):.3f}" for s in systems)
-    page_mean = " | ".join(f"{sum(r.f1[s] * r.pages for r in rows) / pages:.3f}" for s in systems)
-    print(f"| mean over sites | {pages} | {site_mean} | |")
-    print(f"| mean over pages | {pages} | {page_mean} | |")
-    worse = [r.site for r in rows if r.f1["cascade"] < r.f1["generic"] - 1e-9]
-    print(f"# sites where the cascade (in order) is below generic: {worse or 'none'}")
-    for row in rows:
-        if row.articles < row.pages:
-            cells = ", ".join(f"{s} {row.f1_articles[s]:.3f}" for s in systems)
-            print(f"# {row.site} without its {row.pages - row.articles} 'no article' gold page(s): {cells}")
-    print("# pages/s (whole run, cold state): " + ", ".join(f"{k} {pages / v:.1f}" for k, v in seconds.items() if v))
-    speed = sa.warm_speed(sites)
-    if speed:
-        print(
-            f"# pages/s with templates warm ({speed['pages']} pages of sites with a template, best of 3): "
-            f"generic {speed['generic']:.1f}, cascade {speed['cascade_warm']:.1f}"
-        )
-    if args.speed is not None:
-        print()
-        print(*sa.speed_lines(sites, args.speed), sep="\n")
-    if args.held_out:
-        print("\n# held-out thresholds: each site scored with the grid combination best on the other sites")
-        print(*sa.held_out_lines(sites, sa.THRESHOLD_GRID), sep="\n")
-    if args.time_cap:
-        print("\n# time cap: CPU seconds per generated page, best of 3")
-        print(*sa.time_cap_lines(sa.TIME_CAP_SIZES), sep="\n")
-    if args.repair_experiment:
-        print("\n# repair experiment: first half of each site's pages fed as is, second half relaid")
-        print(
-            "| site | learned | changed | template XPath | stale XPath hits | repairs | repaired XPath | "
-            "methods | F1 before change | F1 changed: cascade | generic | template without repair |"
-        )
-        print("|---|---:|---:|---|---:|---:|---|---|---:|---:|---:|---:|")
-        for r in sa.repair_experiment(sites):
-            methods = ", ".join(f"{m} {n}" for m, n in sorted(r.methods.items()))
-            print(
-                f"| {r.site} | {r.learned} | {r.changed} | `{r.template_xpath}` | {r.stale_xpath_hits} | {r.repairs} | "
-                f"{', '.join(f'`{x}`' for x in r.repaired_xpaths) or '-'} | {methods} | {r.f1_original:.3f} | "
-                f"{r.f1_changed_cascade:.3f} | {r.f1_changed_generic:.3f} | {r.f1_changed_no_repair:.3f} |"
-            )
+    for line in sa.report(sites, anchors, args.data_dirs, speed_rounds=args.speed, held_out=args.held_out,
+                          time_cap=args.time_cap, repair=args.repair_experiment):
+        print(line, flush=True)
     return 0

@@ -18,12 +18,12 @@ from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
+from newscorpus.core.text import HAN_RANGES
+
 WORD_CHAR = 1  # matches `\w`
-CJK_CHAR = 2  # in CJK_RANGES (a few unassigned code points there are not WORD_CHAR)
-# CJK ideographs: Extension A, Unified Ideographs, Compatibility Ideographs (keywords._CJK is made from them).
-CJK_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+CJK_CHAR = 2  # a CJK ideograph, in text.HAN_RANGES (a few unassigned code points there are not WORD_CHAR)
 BMP_SIZE = 0x10000
-CJK_CODES = tuple(code for first, last in CJK_RANGES for code in range(first, last + 1))
+CJK_CODES = tuple(code for first, last in HAN_RANGES for code in range(first, last + 1))
 CJK_COUNT = len(CJK_CODES)  # 28,096
 CJK_RANK = np.zeros(BMP_SIZE, dtype=np.uint32)  # position of a CJK code point in CJK_CODES (0 elsewhere)
 CJK_RANK[list(CJK_CODES)] = np.arange(CJK_COUNT, dtype=np.uint32)
@@ -41,7 +41,7 @@ def _bmp_classes() -> np.ndarray:
     """Flags of every BMP code point, the `\\w` flag taken from `re` itself over all of them (~30 ms, once)."""
     not_words_blanked = _NOT_WORD.sub("\0", "".join(map(chr, range(BMP_SIZE))))  # U+0000 is not `\w` either
     classes = (code_points(not_words_blanked) != 0).astype(np.uint8) * WORD_CHAR
-    for first, last in CJK_RANGES:
+    for first, last in HAN_RANGES:
         classes[first : last + 1] |= CJK_CHAR
     return classes
 

@@ -21,8 +21,9 @@ from itertools import compress, count, islice
 
 import numpy as np
 
-from newscorpus.core.body_text import CJK_CHAR, CJK_RANGES, WORD_CHAR, classify, code_points, fold_nfkc_characters
+from newscorpus.core.body_text import CJK_CHAR, WORD_CHAR, classify, code_points, fold_nfkc_characters
 from newscorpus.core.jieba_dictionary import jieba_module
+from newscorpus.core.text import HAN_RANGES, characters
 
 # A text is Chinese when at least this share of its word characters are CJK ideographs. 0.3 sits far from
 # both modes of the dedup data (zh bodies ≥ 0.8, en bodies < 0.01, measured 2026-11 on ../shared/data/dedup).
@@ -37,7 +38,7 @@ MAX_SEED_HITS = 20
 # Title keywords kept (the longest headlines of the dedup data have ~12 content words).
 MAX_TITLE_KEYWORDS = 12
 
-_CJK = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES) + "]")
+_CJK = re.compile(f"[{characters(*HAN_RANGES)}]")
 _WORD = re.compile(r"\w+")
 
 
@@ -58,9 +59,12 @@ def normalize_text(text: str) -> str:
     return text.casefold()
 
 
-def detect_language(text: str) -> str:
-    """zh when CJK ideographs are at least ZH_CJK_SHARE of the first 2000 characters' word characters (those
-    `str.isalnum` accepts: `\\w` but "_")."""
+def segmentation_language(text: str) -> str:
+    """How the near-duplicate features cut a body into words: "zh" (jieba words, CJK bigrams, Chinese stopwords)
+    when CJK ideographs are at least ZH_CJK_SHARE of the first 2000 characters' word characters (those
+    `str.isalnum` accepts: `\\w` but "_"), else "en" (`\\w+` words). Not the article's language
+    (`newscorpus.core.text.detect_language`): a Japanese or Korean body is cut one of these two ways, and the
+    rule is stored with every indexed article's features."""
     codes = code_points(text[:2000])
     # One table lookup per character (body_text.classify): `str.isalnum` over the sample and a regex for its CJK
     # ideographs cost 0.14 ms per zh body, 0.07 per en body; this ~0.01 (2026-11-22, ../shared/data/dedup).
@@ -84,7 +88,7 @@ def _jieba():  # noqa: ANN202 - the jieba module, loaded once (newscorpus.core.j
     return jieba_module()
 
 
-def tokenize(text: str, lang: str) -> list[str]:
+def segment(text: str, lang: str) -> list[str]:
     """Words of an already normalised text: jieba for Chinese, `\\w+` runs otherwise."""
     if lang == "zh":
         return [w for w in _jieba().cut(text) if w.strip()]
@@ -133,7 +137,7 @@ def is_keyword(token: str, lang: str) -> bool:
 def title_keywords(title: str, lang: str) -> tuple[str, ...]:
     keep = keyword_test(lang)
     seen: dict[str, None] = {}
-    for token in tokenize(normalize_text(title), lang):
+    for token in segment(normalize_text(title), lang):
         if keep(token):
             seen.setdefault(token, None)
     return tuple(seen)[:MAX_TITLE_KEYWORDS]

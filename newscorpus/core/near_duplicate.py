@@ -32,7 +32,7 @@ import numpy as np
 
 from newscorpus.core.body_text import BodyText
 from newscorpus.core.candidate_pool import CandidatePool
-from newscorpus.core.keywords import detect_language, extract_keywords, normalize_text, title_numbers
+from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_numbers
 from newscorpus.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from newscorpus.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
@@ -172,16 +172,16 @@ def build_features(title: str, body: str, lang: str, config: NearDuplicateConfig
 
 # Languages written without spaces between words: their features are read as Chinese's are (characters, jieba
 # words), not as space-separated words. On the 1,898 dev texts (../shared/data: extraction gold bodies, dedup docs)
-# this mapping of the extraction's language gives the language keywords.detect_language gave before for all but
+# this mapping of the extraction's language gives the language keywords.segmentation_language gives for all but
 # one, a Japanese page it read as words (3 of the 4 Japanese pages it read as "zh"), 2026-11-24.
 CHARACTER_LANGUAGES = frozenset({"zh", "ja"})
 
 
 def features_language(language: str | None, body: str) -> str:
     """The language the features of ``body`` are computed in, "zh" or "en" (words): from the ``language`` the
-    extraction found (newscorpus.core.extraction.language), detected from the body only when it found none."""
+    extraction found (newscorpus.core.text.detect_language), detected from the body only when it found none."""
     if language is None:
-        return detect_language(body)
+        return segmentation_language(body)
     return "zh" if language in CHARACTER_LANGUAGES else "en"
 
 
@@ -286,7 +286,8 @@ def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: NearDuplicateCon
 
 
 # Two articles sharing this much are copies of one text: the dev set's light reprints (<= 5 % of tokens changed)
-# score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most 0.44 (dedup_series.py, 2026-11-24).
+# score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most 0.44
+# (evaluation/near_duplicate_series.py, 2026-11-24).
 COPY_JACCARD = 0.8
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+from newscorpus.core.text import HAN_RANGES, characters
+
 # CJK ideographs (URO + extension A + compatibility): segmented by jieba; everything else by word characters.
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK_RUN = re.compile(f"[{characters(*HAN_RANGES)}]+")
 _WORD = re.compile(r"\w+")
-_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_CHAR = re.compile(f"[{characters(*HAN_RANGES)}]")
 
 SNIPPET_CHARS = 160        # about two lines of a terminal; a Chinese sentence and a half
 HIGHLIGHT = ("«", "»")

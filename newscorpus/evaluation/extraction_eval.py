@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -342,6 +342,36 @@ def worst_pages(results: list[PageResult], n: int) -> list[PageResult]:
     """Our n lowest-F1 article pages."""
     rows = [r for r in results if r.page_type not in NOT_ARTICLE_TYPES]
     return sorted(rows, key=lambda r: r.f1)[:n]
+
+
+def report_lines(rows: dict[str, dict[str, Summary]], results: list[PageResult], header: str,
+                 by: Iterable[str] = (), worst: int = 0) -> Iterator[str]:
+    """The lines of `newscorpus eval extraction`: `header`, the table per language, each system's input and
+    answers on listing pages, then ours per `by` key ("dataset": every system per set) and our `worst` pages."""
+    from newscorpus.evaluation.anchors import INPUTS
+
+    ours = [r for r in results if r.system == "newscorpus"]
+    yield header
+    yield "# F1: each set's gold convention (title + body where the gold holds the headline); body F1: body only"
+    yield format_table(rows, ("zh", "en", "other", "all"))
+    yield "# input: " + "; ".join(f"{name}: {INPUTS.get(name, '?')}" for name in rows)
+    for name in rows:
+        given, pages = not_article_rate([r for r in results if r.system == name])
+        if pages:
+            yield f"# {name}: an article returned for {given} of {pages} pages that hold none (listing pages)"
+    for key in by:
+        if key == "dataset":
+            yield "\n# F1 / body F1 per set and language (article pages)"
+            yield format_per_set(results, list(rows))
+            continue
+        yield f"\n# newscorpus F1 by {key}"
+        for group, summary in sorted(summarise(ours, key=lambda r, k=key: getattr(r, k)).items()):
+            yield (f"{group:<40}{summary.pages:>5}  F1 {summary.f1:.3f}  P {summary.precision:.3f}  "
+                   f"R {summary.recall:.3f}")
+    if worst:
+        yield f"\n# newscorpus: {worst} lowest-F1 pages"
+        for r in worst_pages(ours, worst):
+            yield f"{r.f1:.3f}  P {r.precision:.2f} R {r.recall:.2f}  {r.dataset}/{r.stem[:16]}  {r.url or r.site}"
 
 
 # The default method's constants chosen by sweeps on the dev data, and the grid searched again inside

@@ -1,7 +1,8 @@
 """Scores for extracted text against gold text: bag-of-tokens and 4-token-shingle precision/recall/F1.
 
-Tokens: every CJK character (Han, kana, hangul) is one token; other text is lower-cased `\\w+` words
-(the measure used for the figures in the issues, CJK-aware version of the article-extraction-benchmark).
+Tokens (newscorpus.core.text.tokenize): every CJK character (Han, kana, hangul) is one token; other text is
+lower-cased `\\w+` words (the measure used for the figures in the issues, CJK-aware version of the
+article-extraction-benchmark).
 Convention for empty texts: both empty -> P = R = F1 = 1; only one empty -> P = R = F1 = 0.
 """
 
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from newscorpus.core.extraction.tokens import tokenize
+from newscorpus.core.text import tokenize
 
-__all__ = ["PRF", "bag_of_tokens", "shingle_scores", "shingles", "tokenize", "prf_from_counters"]
+__all__ = ["PRF", "bag_of_tokens", "shingle_scores", "shingles", "prf_from_counters"]
 
 # 4-token shingles, as in scrapinghub/article-extraction-benchmark evaluate.py.
 SHINGLE_SIZE = 4

@@ -183,6 +183,12 @@ def learning_curve(results: dict[str, list[PageScore]], min_pages: int = 3) -> d
             for variant, positions in by_position.items()}
 
 
+def format_learning_curve(results: dict[str, list[PageScore]], min_pages: int = 3) -> str:
+    """`learning_curve` as one line per variant."""
+    return "\n".join(f"precision by position, {variant:<10} " + " ".join(f"{v:.3f}" for v in values)
+                     for variant, values in learning_curve(results, min_pages).items())
+
+
 def plot_learning_curve(results: dict[str, list[PageScore]], path: str | Path, min_pages: int = 3) -> None:
     import matplotlib
 

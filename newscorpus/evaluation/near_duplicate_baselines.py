@@ -1,4 +1,4 @@
-"""Baseline near-duplicate methods for `newscorpus eval dedup`, set up as ../shared/data/dedup/README.md.
+"""Baseline near-duplicate methods for `newscorpus eval near-duplicate`, set up as ../shared/data/dedup/README.md.
 
 - chunk-md5: MD5 of each normalised paragraph, same when ≥ 80% of the shorter document's paragraphs are
   shared (Forman et al., the classic method the research base compares against, at its 80% setting);
@@ -16,7 +16,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from newscorpus.core.keywords import tokenize
+from newscorpus.core.keywords import segment
 from newscorpus.evaluation.pair_metrics import Pair, pair_key
 
 CHUNK_SHARE = 0.8  # research base: "80% of the hash values the same"
@@ -51,7 +51,7 @@ def _simhash_values(docs: list[dict]) -> list[tuple[str, str, int]]:
 
     values = []
     for doc in docs:
-        words = Counter(w.lower() for w in tokenize(doc["body"], doc["lang"]) if _WORD.search(w))
+        words = Counter(w.lower() for w in segment(doc["body"], doc["lang"]) if _WORD.search(w))
         # Raw counts as weights, split into parts ≤ 50: the package's per-feature path overflows a uint8
         # above that with numpy 2, and the sum of the parts is the same weight.
         features = [(w, min(50, n - done)) for w, n in words.items() for done in range(0, n, 50)]

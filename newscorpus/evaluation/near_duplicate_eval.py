@@ -1,4 +1,4 @@
-"""`newscorpus eval dedup`: our near-duplicate method against the baselines on ../shared/data/dedup.
+"""`newscorpus eval near-duplicate`: our near-duplicate method against the baselines on ../shared/data/dedup.
 
 Documents are fed in file order (the data's insertion order) through the in-memory index, as the stage
 would: each one is compared only with the candidates the index returns, then added. Only id, lang, title
@@ -28,7 +28,7 @@ SYSTEM_FIELDS = ("id", "lang", "title", "body")
 
 
 @dataclass
-class DedupData:
+class NearDuplicateData:
     docs: list[dict]  # SYSTEM_FIELDS only, in insertion order
     pairs: list[dict]
     cluster_of: dict[str, str]
@@ -45,12 +45,12 @@ def _read_jsonl(path: Path) -> list[dict]:
             raise ValueError(f"{path}: not JSON lines ({error})") from error
 
 
-def load_dedup_data(data_dir: Path) -> DedupData:
+def load_near_duplicate_data(data_dir: Path) -> NearDuplicateData:
     raw = _read_jsonl(data_dir / "docs.jsonl")
     missing = [f for f in SYSTEM_FIELDS if raw and f not in raw[0]]
     if missing:
         raise ValueError(f"{data_dir / 'docs.jsonl'}: documents lack {', '.join(missing)}")
-    return DedupData(
+    return NearDuplicateData(
         docs=[{f: doc[f] for f in SYSTEM_FIELDS} for doc in raw],
         pairs=_read_jsonl(data_dir / "pairs.jsonl"),
         cluster_of={row["id"]: row["cluster"] for row in _read_jsonl(data_dir / "clusters.jsonl")},
@@ -164,7 +164,7 @@ def cluster_folds(cluster_of: dict[str, str], folds: int = 2) -> list[set[str]]:
     return split
 
 
-def cross_validate(run: StreamRun, data: DedupData) -> tuple[dict[str, PairCounts], list[Fit]]:
+def cross_validate(run: StreamRun, data: NearDuplicateData) -> tuple[dict[str, PairCounts], list[Fit]]:
     """2-fold by cluster: thresholds fitted on one fold's labelled pairs, scored on the other's; pooled."""
     pooled: dict[str, PairCounts] = {}
     fits = []

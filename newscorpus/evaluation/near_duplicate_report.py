@@ -1,4 +1,4 @@
-"""Scores of one near-duplicate method on the dedup data, and the Markdown tables of a run."""
+"""Scores of one near-duplicate method on the labelled data (../shared/data/dedup), and the Markdown tables of a run."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class MethodResult:
 
 
 def score_method(name: str, same: set[Pair], seconds: float, data, links: dict[str, str] | None = None) -> MethodResult:
-    """`data` is a `dedup_eval.DedupData`; `links` maps each document to its canonical (ours only)."""
+    """`data` is a `near_duplicate_eval.NearDuplicateData`; `links` maps each document to its canonical (ours only)."""
     langs: dict[str, LangResult] = {}
     lang_of = {doc["id"]: doc["lang"] for doc in data.docs}
     for p in data.pairs:

@@ -1,4 +1,4 @@
-"""One `newscorpus eval dedup` run: ours (streamed through the in-memory index), the baselines, the
+"""One `newscorpus eval near-duplicate` run: ours (streamed through the in-memory index), the baselines, the
 optional threshold fit with its cross-validated figure, per-pair decisions and the floors check."""
 
 from __future__ import annotations
@@ -10,7 +10,13 @@ from pathlib import Path
 
 from newscorpus.core.near_duplicate import NearDuplicateConfig
 from newscorpus.evaluation.near_duplicate_baselines import run_baselines
-from newscorpus.evaluation.near_duplicate_eval import DedupData, StreamRun, cross_validate, fit_thresholds, stream
+from newscorpus.evaluation.near_duplicate_eval import (
+    NearDuplicateData,
+    StreamRun,
+    cross_validate,
+    fit_thresholds,
+    stream,
+)
 from newscorpus.evaluation.near_duplicate_report import LANGS, MethodResult, format_tables, score_method
 from newscorpus.evaluation.near_duplicate_series import SeriesResult, format_series, generate
 from newscorpus.evaluation.near_duplicate_series import score as score_series
@@ -22,12 +28,12 @@ WINDOW_GRID = ((3, 1), (5, 1), (5, 2), (10, 2), (10, 3))
 
 
 @dataclass
-class DedupRun:
+class NearDuplicateRun:
     config: NearDuplicateConfig
     results: list[MethodResult]
     notes: list[str] = field(default_factory=list)
     stream_run: StreamRun | None = None  # our pass, for --jsonl
-    series: SeriesResult | None = None  # the generated same-site cases (dedup_series.py)
+    series: SeriesResult | None = None  # the generated same-site cases (near_duplicate_series.py)
 
     def ours(self) -> MethodResult:
         return next(r for r in self.results if r.name == OURS)
@@ -38,7 +44,8 @@ class DedupRun:
         return "\n".join(head + self.notes + ["", format_tables(self.results)] + tail)
 
 
-def _tune(data: DedupData, config: NearDuplicateConfig, notes: list[str]) -> tuple[NearDuplicateConfig, StreamRun]:
+def _tune(data: NearDuplicateData, config: NearDuplicateConfig, notes: list[str]
+          ) -> tuple[NearDuplicateConfig, StreamRun]:
     best_run, best_score = None, -1.0
     for window, m in WINDOW_GRID:
         run = stream(data.docs, replace(config, window=window, min_cooccurrence=m))
@@ -61,7 +68,8 @@ def _tune(data: DedupData, config: NearDuplicateConfig, notes: list[str]) -> tup
     return best_run.config, best_run
 
 
-def run_dedup_eval(data: DedupData, config: NearDuplicateConfig, compare: list[str], tune: bool) -> DedupRun:
+def run_near_duplicate_eval(data: NearDuplicateData, config: NearDuplicateConfig, compare: list[str], tune: bool
+                            ) -> NearDuplicateRun:
     notes: list[str] = []
     if tune:
         config, run = _tune(data, config, notes)
@@ -82,16 +90,16 @@ def run_dedup_eval(data: DedupData, config: NearDuplicateConfig, compare: list[s
     for name, (same, seconds) in run_baselines(data.docs, compare, time.process_time).items():
         results.append(score_method(name, same, seconds, data))
     series = generate(data.docs, data.kind_of)
-    return DedupRun(config, results, notes, run, score_series(series, stream(series.docs, config), config))
+    return NearDuplicateRun(config, results, notes, run, score_series(series, stream(series.docs, config), config))
 
 
-def _canonical_share(links: dict[str, str], data: DedupData) -> str:
+def _canonical_share(links: dict[str, str], data: NearDuplicateData) -> str:
     clusters = {c for d, c in links.items() if c != d}
     originals = sum(1 for c in clusters if data.kind_of.get(c) == "original")
     return f"{originals}/{len(clusters)}"
 
 
-def write_decisions(path: Path, run: StreamRun, config: NearDuplicateConfig, data: DedupData) -> None:
+def write_decisions(path: Path, run: StreamRun, config: NearDuplicateConfig, data: NearDuplicateData) -> None:
     """One line per labelled pair and per pair we judged same that is not labelled (error analysis)."""
     measured = {tuple(sorted((new, old))): m for new, rows in run.compared.items() for old, m in rows}
     same = run.judged_same(config)

@@ -8,16 +8,17 @@ shared machine, where wall time depends on the neighbours' load more than on the
 
 from __future__ import annotations
 
+import platform
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 
 from lxml import etree
 
-from newscorpus.core.site_aware.cascade import METHOD_TEMPLATE, SiteAwareConfig, SiteAwareExtractor
+from newscorpus.core.site_aware.cascade import SiteAwareConfig, SiteAwareExtractor
 from newscorpus.core.site_aware.parsed_page import parse_page
 from newscorpus.core.site_aware.templates import BODY
 from newscorpus.evaluation.extraction_eval import PageItem
@@ -167,7 +168,7 @@ def cold_speed(sites: dict[str, list[Page]], rounds: int = 3) -> dict[str, float
 
 
 def speed_lines(sites: dict[str, list[Page]], rounds: int = 5) -> list[str]:
-    """Cold and warm pages/s, generic vs cascade, best of `rounds` (`newscorpus eval siteaware --speed`)."""
+    """Cold and warm pages/s, generic vs cascade, best of `rounds` (`newscorpus eval site-aware --speed`)."""
     import os
 
     lines = [f"# speed: load average {os.getloadavg()[0]:.1f} before"]
@@ -182,15 +183,6 @@ def speed_lines(sites: dict[str, list[Page]], rounds: int = 5) -> list[str]:
         lines.append("# warm: no site has a template after one pass")
     lines.append(f"# speed: load average {os.getloadavg()[0]:.1f} after")
     return lines
-
-
-def print_speed(data_dirs: list[str], rounds: int = 5, min_pages: int = 2) -> None:
-    """`speed_lines` for data directories (as `newscorpus eval siteaware --speed ROUNDS`)."""
-    from newscorpus.evaluation.extraction_eval import load_items
-
-    sites = load_pages(multi_page_sites(load_items(data_dirs), min_pages))
-    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')}")
-    print(*speed_lines(sites, rounds), sep="\n")
 
 
 def relayout(html: bytes, xpath: str) -> bytes | None:
@@ -303,11 +295,6 @@ def _page_index(html: bytes):
     return root, build_blocks(root)
 
 
-def template_share(rows: list[SiteRow]) -> float:
-    total = sum(sum(r.methods.values()) for r in rows)
-    return sum(r.methods[METHOD_TEMPLATE] for r in rows) / total if total else 0.0
-
-
 # Held-out check of the thresholds (issue 5: they were set on these pages). The thresholds the cascade's F1
 # depends on, at the value set and around it; the default configuration is first. Not varied: induce_k and
 # induce_min_confidence (templates read what the generic method reads from their node, so they move which
@@ -413,16 +400,6 @@ def held_out_lines(sites: dict[str, list[Page]], grid: dict[str, tuple] = THRESH
     return lines
 
 
-def print_held_out(data_dirs: list[str], min_pages: int = 2) -> None:
-    """`held_out_lines` for data directories (as `newscorpus eval siteaware --held-out`)."""
-    from newscorpus.evaluation.extraction_eval import load_items
-
-    sites = load_pages(multi_page_sites(load_items(data_dirs), min_pages))
-    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')}; {sum(len(p) for p in sites.values())} pages on {len(sites)} sites")
-    for line in held_out_lines(sites):
-        print(line, flush=True)
-
-
 def generated_page(items: int, variant: int) -> str:
     """A page of `items` teasers (5 elements each) whose headlines and summaries repeat on every variant and
     whose dates differ: the worst case for the site-aware steps (the generic region repeats the site's lines,
@@ -484,3 +461,60 @@ def time_cap_lines(sizes: tuple[int, ...] = TIME_CAP_SIZES, rounds: int = 3) -> 
         lines.append(f"| {elements} | {best['generic']:.2f} | {best['uncapped']:.2f} | {extra:.2f} | "
                      f"{best['capped']:.2f} | {method} |")
     return lines
+
+
+def report(sites: dict[str, list[Page]], anchors: dict[str, Callable[[bytes, str | None, str | None], str]],
+           data_dirs: list[str], *, speed_rounds: int | None = None, held_out: bool = False, time_cap: bool = False,
+           repair: bool = False) -> Iterator[str]:
+    """The lines of `newscorpus eval site-aware`, each given as soon as it is known: the per-site F1 table of
+    generic, cascade, cascade_loo and the anchors, the speeds, then the sections asked for."""
+    yield f"# {time.strftime('%Y-%m-%d %H:%M:%S')} on {platform.node()} ({platform.machine()}, {platform.processor()})"
+    yield f"# {sum(len(p) for p in sites.values())} pages on {len(sites)} sites from {', '.join(data_dirs)}"
+    rows, seconds = evaluate_sites(sites, anchors)
+    systems = ["generic", "cascade", "cascade_loo", *anchors]
+    yield f"| site | pages | {' | '.join(systems)} | cascade methods |"
+    yield "|---|---:|" + "---:|" * len(systems) + "---|"
+    for row in rows:
+        methods = ", ".join(f"{m} {n}" for m, n in sorted(row.methods.items()))
+        cells = " | ".join(f"{row.f1[s]:.3f}" for s in systems)
+        yield f"| {row.site} | {row.pages} | {cells} | {methods} |"
+    pages = sum(r.pages for r in rows)
+    site_mean = " | ".join(f"{sum(r.f1[s] for r in rows) / len(rows):.3f}" for s in systems)
+    page_mean = " | ".join(f"{sum(r.f1[s] * r.pages for r in rows) / pages:.3f}" for s in systems)
+    yield f"| mean over sites | {pages} | {site_mean} | |"
+    yield f"| mean over pages | {pages} | {page_mean} | |"
+    worse = [r.site for r in rows if r.f1["cascade"] < r.f1["generic"] - 1e-9]
+    yield f"# sites where the cascade (in order) is below generic: {worse or 'none'}"
+    for row in rows:
+        if row.articles < row.pages:
+            cells = ", ".join(f"{s} {row.f1_articles[s]:.3f}" for s in systems)
+            yield f"# {row.site} without its {row.pages - row.articles} 'no article' gold page(s): {cells}"
+    yield "# pages/s (whole run, cold state): " + ", ".join(f"{k} {pages / v:.1f}" for k, v in seconds.items() if v)
+    speed = warm_speed(sites)
+    if speed:
+        yield (f"# pages/s with templates warm ({speed['pages']} pages of sites with a template, best of 3): "
+               f"generic {speed['generic']:.1f}, cascade {speed['cascade_warm']:.1f}")
+    if speed_rounds is not None:
+        yield ""
+        yield from speed_lines(sites, speed_rounds)
+    if held_out:
+        yield "\n# held-out thresholds: each site scored with the grid combination best on the other sites"
+        yield from held_out_lines(sites, THRESHOLD_GRID)
+    if time_cap:
+        yield "\n# time cap: CPU seconds per generated page, best of 3"
+        yield from time_cap_lines(TIME_CAP_SIZES)
+    if repair:
+        yield from repair_lines(sites)
+
+
+def repair_lines(sites: dict[str, list[Page]]) -> Iterator[str]:
+    """The repair experiment as a markdown table (`--repair-experiment`)."""
+    yield "\n# repair experiment: first half of each site's pages fed as is, second half relaid"
+    yield ("| site | learned | changed | template XPath | stale XPath hits | repairs | repaired XPath | "
+           "methods | F1 before change | F1 changed: cascade | generic | template without repair |")
+    yield "|---|---:|---:|---|---:|---:|---|---|---:|---:|---:|---:|"
+    for r in repair_experiment(sites):
+        methods = ", ".join(f"{m} {n}" for m, n in sorted(r.methods.items()))
+        yield (f"| {r.site} | {r.learned} | {r.changed} | `{r.template_xpath}` | {r.stale_xpath_hits} | {r.repairs} | "
+               f"{', '.join(f'`{x}`' for x in r.repaired_xpaths) or '-'} | {methods} | {r.f1_original:.3f} | "
+               f"{r.f1_changed_cascade:.3f} | {r.f1_changed_generic:.3f} | {r.f1_changed_no_repair:.3f} |")

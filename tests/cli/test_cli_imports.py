@@ -74,7 +74,8 @@ def test_help_is_user_text_and_every_option_has_help():
         for action in current._actions:
             if isinstance(action, argparse._SubParsersAction):
                 described = {choice.dest for choice in action._choices_actions if choice.help}
-                missing.extend(" ".join([*path, name]) for name in action.choices if name not in described)
+                missing.extend(" ".join([*path, name]) for name, child in action.choices.items()
+                               if name not in described and child.get_default("deprecated_command") is None)
                 for name, child in action.choices.items():
                     walk(child, [*path, name])
                 continue

@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command")
     extraction_commands.register(subparsers)
     # another module adding a child to the same group must work
-    get_or_add_group(subparsers, "eval").add_parser("dedup").set_defaults(func=lambda args: 0)
+    get_or_add_group(subparsers, "eval").add_parser("near-duplicate").set_defaults(func=lambda args: 0)
     return parser
 
 

@@ -1,4 +1,4 @@
-"""`newscorpus clean|noise|eval linenoise` on a crawled demo site in a real Postgres and on a small labelled set."""
+"""`newscorpus clean|noise|eval line-noise` on a crawled demo site in a real Postgres and on a small labelled set."""
 
 from __future__ import annotations
 
@@ -70,14 +70,14 @@ def labelled_site(folder, pages: int = 5):
     (folder / "manifest.json").write_text(json.dumps({"name": "tiny", "items": items}), encoding="utf-8")
 
 
-def test_eval_linenoise_reports_precision_with_and_without_and_plots(tmp_path, capsys):
+def test_eval_line_noise_reports_precision_with_and_without_and_plots(tmp_path, capsys):
     labelled_site(tmp_path)
     plot = tmp_path / "curve.png"
-    assert main(["eval", "linenoise", str(tmp_path), "--plot", str(plot), "--check"]) == 0
+    assert main(["eval", "line-noise", str(tmp_path), "--plot", str(plot), "--check"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("news.example.com"))
     values = [float(v) for v in row.split()[2:11]]
     assert values[3] > values[0] and values[6] > values[3]   # precision: none < as crawled < re-cleaned
     assert values[7] >= values[1] - 0.01                       # recall kept
     assert plot.stat().st_size > 10_000
-    assert main(["eval", "linenoise", str(tmp_path), "-s", "NEWSCORPUS_LINENOISE_L=0"]) == 2
+    assert main(["eval", "line-noise", str(tmp_path), "-s", "NEWSCORPUS_LINENOISE_L=0"]) == 2

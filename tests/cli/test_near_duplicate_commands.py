@@ -1,4 +1,4 @@
-"""`newscorpus dups` on a fresh schema of the real server: clusters with their canonical and members."""
+"""`newscorpus near-duplicates` on a fresh schema of the real server: clusters with their canonical and members."""
 
 from __future__ import annotations
 
@@ -27,22 +27,22 @@ def store(dsn: str) -> None:
             record_article(connection, url, site_id, source_hash(title, body), features, NearDuplicateConfig())
 
 
-def test_dups_lists_clusters_with_method_and_score(database_dsn, capsys):
+def test_near_duplicates_lists_clusters_with_method_and_score(database_dsn, capsys):
     store(database_dsn)
-    assert main(["dups", "--dsn", database_dsn]) == 0
+    assert main(["near-duplicates", "--dsn", database_dsn]) == 0
     out = capsys.readouterr().out
     assert "canonical [people] https://people.example/1" in out
     assert "duplicate [herald] https://herald.example/2  keywords" in out
     assert "canonical [herald] https://herald.example/3" in out
-    assert main(["dups", "--dsn", database_dsn, "--site", "people", "--limit", "1"]) == 0
+    assert main(["near-duplicates", "--dsn", database_dsn, "--site", "people", "--limit", "1"]) == 0
     assert len([line for line in capsys.readouterr().out.splitlines() if "canonical [" in line]) == 1
 
 
-def test_dups_on_an_empty_corpus_and_a_bad_limit(database_dsn, capsys):
-    assert main(["dups", "--dsn", database_dsn]) == 0
+def test_near_duplicates_on_an_empty_corpus_and_a_bad_limit(database_dsn, capsys):
+    assert main(["near-duplicates", "--dsn", database_dsn]) == 0
     assert "no near-duplicate clusters" in capsys.readouterr().out
-    assert main(["dups", "--dsn", database_dsn, "--site", "nosuchsite"]) == 2
+    assert main(["near-duplicates", "--dsn", database_dsn, "--site", "nosuchsite"]) == 2
     assert "no site named 'nosuchsite' in the corpus" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
-        main(["dups", "--dsn", database_dsn, "--limit", "0"])
+        main(["near-duplicates", "--dsn", database_dsn, "--limit", "0"])
     assert exit_.value.code == 2

@@ -21,9 +21,9 @@ def _labelled_site(directory, pages: int = 6):
     (directory / "manifest.json").write_text(json.dumps({"name": "synthetic", "items": items}), encoding="utf-8")
 
 
-def test_eval_siteaware_prints_the_site_table_and_the_repair_experiment(tmp_path, capsys):
+def test_eval_site_aware_prints_the_site_table_and_the_repair_experiment(tmp_path, capsys):
     _labelled_site(tmp_path)
-    assert main(["eval", "siteaware", str(tmp_path), "--repair-experiment"]) == 0
+    assert main(["eval", "site-aware", str(tmp_path), "--repair-experiment"]) == 0
     out = capsys.readouterr().out
     row = re.search(r"^\| news\.example\.com \| 6 \| ([\d.]+) \| ([\d.]+) \|", out, re.MULTILINE)
     assert row and float(row.group(2)) >= float(row.group(1)) > 0.9
@@ -32,7 +32,7 @@ def test_eval_siteaware_prints_the_site_table_and_the_repair_experiment(tmp_path
     assert repair, out
 
 
-def test_eval_siteaware_held_out_prints_the_fitted_thresholds_per_site(tmp_path, capsys, monkeypatch):
+def test_eval_site_aware_held_out_prints_the_fitted_thresholds_per_site(tmp_path, capsys, monkeypatch):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     _labelled_site(tmp_path / "a", 4)
@@ -44,27 +44,27 @@ def test_eval_siteaware_held_out_prints_the_fitted_thresholds_per_site(tmp_path,
              for n in range(1, 4)]
     (tmp_path / "b" / "manifest.json").write_text(json.dumps({"name": "b", "items": items}), encoding="utf-8")
     monkeypatch.setattr(site_aware_eval, "THRESHOLD_GRID", {"cluster_threshold": (0.4, 0.5)})  # 2, not 972
-    assert main(["eval", "siteaware", str(tmp_path / "a"), str(tmp_path / "b"), "--held-out"]) == 0
+    assert main(["eval", "site-aware", str(tmp_path / "a"), str(tmp_path / "b"), "--held-out"]) == 0
     out = capsys.readouterr().out
     assert "# 2 configurations (cluster_threshold 2)" in out
     assert re.search(r"^\| news\.example\.com \| [\d.]+ \| [\d.]+ \| [\d.]+ \| as set \|$", out, re.MULTILINE), out
     assert "# sites where the held-out cascade is below generic: none" in out
 
 
-def test_eval_siteaware_speed_prints_cold_and_warm_pages_per_second(tmp_path, capsys):
+def test_eval_site_aware_speed_prints_cold_and_warm_pages_per_second(tmp_path, capsys):
     _labelled_site(tmp_path)
-    assert main(["eval", "siteaware", str(tmp_path), "--speed", "1"]) == 0
+    assert main(["eval", "site-aware", str(tmp_path), "--speed", "1"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^# cold \(6 pages, best of 1\): generic [\d.]+ pages/s, cascade [\d.]+", out, re.MULTILINE), out
     assert re.search(r"^# warm \(\d+ template pages, best of 1\)", out, re.MULTILINE), out
-    assert main(["eval", "siteaware", str(tmp_path), "--speed", "0"]) == 2
+    assert main(["eval", "site-aware", str(tmp_path), "--speed", "0"]) == 2
     assert "--speed ROUNDS must be at least 1" in capsys.readouterr().err
 
 
-def test_eval_siteaware_time_cap_prints_one_row_per_generated_page(tmp_path, capsys, monkeypatch):
+def test_eval_site_aware_time_cap_prints_one_row_per_generated_page(tmp_path, capsys, monkeypatch):
     _labelled_site(tmp_path, 2)
     monkeypatch.setattr(site_aware_eval, "TIME_CAP_SIZES", (20, 40))  # small pages: the table, not the timing
-    assert main(["eval", "siteaware", str(tmp_path), "--time-cap"]) == 0
+    assert main(["eval", "site-aware", str(tmp_path), "--time-cap"]) == 0
     out = capsys.readouterr().out
     rows = re.findall(r"^\| (\d+) \| [\d.]+ \| [\d.]+ \| -?[\d.]+ \| [\d.]+ \| (\w+) \|$", out, re.MULTILINE)
     assert len(rows) == 2 and int(rows[0][0]) < int(rows[1][0]), out

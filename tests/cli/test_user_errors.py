@@ -75,7 +75,7 @@ def test_export_target_mistakes_are_caught_before_anything_is_written(database_d
 
 
 def test_unknown_sites_are_named(database_dsn):
-    for command in (("articles",), ("search", "rail"), ("stats",), ("export", "-"), ("dups",),
+    for command in (("articles",), ("search", "rail"), ("stats",), ("export", "-"), ("near-duplicates",),
                     ("noise",), ("templates",)):
         one_line_error(newscorpus(*command, "--site", "nosuch", "--dsn", database_dsn), "'nosuch'", "sites: none yet")
 

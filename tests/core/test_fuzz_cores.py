@@ -12,7 +12,7 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newscorpus.core.keywords import detect_language, extract_keywords, normalize_text, title_keywords
+from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_keywords
 from newscorpus.core.line_noise import (
     InMemoryLineStats,
     LineNoiseConfig,
@@ -71,7 +71,7 @@ def test_line_statistics_take_any_bodies(bodies):
 @given(TEXTS, TEXTS, st.sampled_from([None, "zh", "en"]))
 def test_keywords_and_features_take_any_text(title, body, lang):
     started = time.perf_counter()
-    lang = lang or detect_language(body)
+    lang = lang or segmentation_language(body)
     assert lang in ("zh", "en")
     keywords = extract_keywords(title, normalize_text(body), lang, window=5, min_cooccurrence=2, max_keywords=30)
     assert len(keywords.all) <= 30

@@ -1,4 +1,4 @@
-"""Keywords: language detection, stopwords, title keywords and window co-occurring body keywords."""
+"""Keywords: segmentation language, stopwords, title keywords and window co-occurring body keywords."""
 
 from __future__ import annotations
 
@@ -9,22 +9,22 @@ import unicodedata
 import pytest
 
 from newscorpus.core.keywords import (
-    detect_language,
     extract_keywords,
     is_keyword,
     keyword_test,
     load_stopwords,
     normalize_text,
     seed_hits,
+    segmentation_language,
     title_keywords,
 )
 from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE
 
 
-def test_language_is_detected_by_cjk_share():
-    assert detect_language("".join(ZH_PARAGRAPHS)) == "zh"
-    assert detect_language(" ".join(EN_PARAGRAPHS)) == "en"
-    assert detect_language("") == "en"
+def test_segmentation_language_is_chosen_by_cjk_share():
+    assert segmentation_language("".join(ZH_PARAGRAPHS)) == "zh"
+    assert segmentation_language(" ".join(EN_PARAGRAPHS)) == "en"
+    assert segmentation_language("") == "en"
 
 
 def _reference_language(text: str) -> str:
@@ -35,7 +35,7 @@ def _reference_language(text: str) -> str:
     return "zh" if word_chars and cjk / word_chars >= 0.3 else "en"
 
 
-def test_language_detection_answers_as_the_isalnum_rule_on_random_texts():
+def test_segmentation_language_answers_as_the_isalnum_rule_on_random_texts():
     rng = random.Random(17)
     alphabet = list("_aZ1５中文 ，。é\u0301\u0663\u00b2\u2160\u3007\u3400\u4dbf\u4e00\u9fff\ua000\uf900\ufaff\x00ß")
     alphabet += ["😀", "\U00020000", "\ud800"]
@@ -43,7 +43,7 @@ def test_language_detection_answers_as_the_isalnum_rule_on_random_texts():
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(5000)]
     texts += ["".join(chr(rng.randrange(0x30000)) for _ in range(rng.randint(0, 60))) for _ in range(1000)]
     for text in texts:
-        assert detect_language(text) == _reference_language(text), ascii(text)
+        assert segmentation_language(text) == _reference_language(text), ascii(text)
 
 
 def test_stopword_lists_ship_without_comment_lines():

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from newscorpus.core.line_noise import (
@@ -138,10 +135,3 @@ def test_config_is_checked():
         LineNoiseConfig(per_articles=0)
     with pytest.raises(ValueError, match="guard_share"):
         LineNoiseConfig(guard_share=0)
-
-
-def test_core_imports_no_scrapy_twisted_or_psycopg():
-    code = ("import sys, newscorpus.core.line_noise; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"

@@ -46,13 +46,6 @@ def test_snippet_without_a_match_is_the_start_of_the_text():
     assert snippet("x" * 300, ["absent"], width=10) == "x" * 10 + "…"
 
 
-def test_the_core_imports_no_database_or_crawler_library():
-    code = ("import sys, newscorpus.core.search_terms as m; m.search_terms('杭州');"
-            "print(sorted(x for x in ('psycopg', 'scrapy', 'twisted') if x in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]"
-
-
 def test_query_expression_matches_a_word_whole_or_by_its_segments():
     from newscorpus.core.search_terms import query_expression
 

@@ -156,3 +156,18 @@ def test_cross_validation_chooses_per_fold_as_tuning_from_scratch(tmp_path: Path
         assert ", ".join(f"{k}={v}" for k, v in chosen.items()) in line
     assert lines[-1].startswith("pooled held-out default")
     assert "zh F1 1.000" in lines[-1] and "en F1 1.000" in lines[-1]
+
+
+def test_the_extraction_eval_loads_no_crawl_or_database_library():
+    """Kept from the per-module purity test tests/test_layers.py replaced: the evaluator runs without Scrapy,
+    Twisted or psycopg (the layering alone would let the evaluation layer import them)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, newscorpus.core.extraction, newscorpus.core.decoding, "
+        "newscorpus.evaluation.extraction_eval, newscorpus.evaluation.extraction_scoring; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'scrapy', 'twisted', 'psycopg'}))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

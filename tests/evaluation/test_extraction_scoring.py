@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from newscorpus.evaluation.extraction_scoring import bag_of_tokens, shingle_scores, tokenize
+from newscorpus.core.text import tokenize
+from newscorpus.evaluation.extraction_scoring import bag_of_tokens, shingle_scores
 
 
 def test_tokenize_cjk_and_words() -> None:

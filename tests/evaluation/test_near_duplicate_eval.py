@@ -1,4 +1,4 @@
-"""`newscorpus eval dedup` on a tiny data set written here: metrics, baselines, CLI, floors."""
+"""`newscorpus eval near-duplicate` on a tiny data set written here: metrics, baselines, CLI, floors."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from newscorpus.cli.main import main
 from newscorpus.core.near_duplicate import NearDuplicateConfig
-from newscorpus.evaluation.near_duplicate_eval import load_dedup_data
-from newscorpus.evaluation.near_duplicate_runner import check_floors, run_dedup_eval
+from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
+from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval
 from newscorpus.evaluation.pair_metrics import PairCounts, adjusted_rand_index, all_pair_counts
 from tests.core.dedup_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
@@ -54,14 +54,14 @@ def write_data_set(folder: Path) -> Path:
 
 
 def test_only_system_fields_reach_the_method(tmp_path):
-    data = load_dedup_data(write_data_set(tmp_path / "data"))
+    data = load_near_duplicate_data(write_data_set(tmp_path / "data"))
     assert all(set(doc) == {"id", "lang", "title", "body"} for doc in data.docs)
     assert data.kind_of["d2"] == "original"
 
 
 def test_ours_separates_reprints_from_follow_ups_and_baselines_run(tmp_path):
-    data = load_dedup_data(write_data_set(tmp_path / "data"))
-    run = run_dedup_eval(data, NearDuplicateConfig(), ["chunk-md5", "simhash-k3", "minhash-lsh"], tune=False)
+    data = load_near_duplicate_data(write_data_set(tmp_path / "data"))
+    run = run_near_duplicate_eval(data, NearDuplicateConfig(), ["chunk-md5", "simhash-k3", "minhash-lsh"], tune=False)
     ours = run.ours()
     for lang in ("zh", "en"):
         counts = ours.langs[lang].labelled
@@ -86,26 +86,27 @@ def test_pair_metrics_and_ari():
     assert (every.tp, every.fp, every.fn, every.tn) == (0, 1, 1, 1)
 
 
-def test_cli_eval_dedup_with_floors_and_jsonl(tmp_path, capsys):
+def test_cli_eval_near_duplicate_with_floors_and_jsonl(tmp_path, capsys):
     data_dir = write_data_set(tmp_path / "data")
     floors = tmp_path / "floors.json"
     floors.write_text(json.dumps({"zh": {"f1_min": 0.9, "ce_max": 0.01}, "en": {"f1_min": 0.9, "ce_max": 0.01}}))
     decisions = tmp_path / "pairs.jsonl"
-    argv = ["eval", "dedup", str(data_dir), "--compare", "none", "--floors", str(floors), "--jsonl", str(decisions)]
+    argv = ["eval", "near-duplicate", str(data_dir), "--compare", "none", "--floors", str(floors),
+            "--jsonl", str(decisions)]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "**Labelled pairs**" in out and out.rstrip().endswith("floors: all met")
     rows = [json.loads(line) for line in decisions.read_text().splitlines()]
     assert {(r["a"], r["b"], r["judged_same"]) for r in rows} >= {("d1", "d2", True), ("d2", "d3", False)}
     floors.write_text(json.dumps({"zh": {"f1_min": 1.5, "ce_max": 0.0}}))
-    assert main(["eval", "dedup", str(data_dir), "--compare", "none", "--floors", str(floors)]) == 1
+    assert main(["eval", "near-duplicate", str(data_dir), "--compare", "none", "--floors", str(floors)]) == 1
     captured = capsys.readouterr()
     assert "FLOOR MISSED" in captured.err and "floors: all met" not in captured.out
 
 
 def test_cli_user_errors_exit_2(tmp_path):
-    assert main(["eval", "dedup", str(tmp_path / "missing")]) == 2
+    assert main(["eval", "near-duplicate", str(tmp_path / "missing")]) == 2
     (tmp_path / "empty").mkdir()
-    assert main(["eval", "dedup", str(tmp_path / "empty")]) == 2
+    assert main(["eval", "near-duplicate", str(tmp_path / "empty")]) == 2
     data_dir = write_data_set(tmp_path / "data")
-    assert main(["eval", "dedup", str(data_dir), "--compare", "bogus"]) == 2
+    assert main(["eval", "near-duplicate", str(data_dir), "--compare", "bogus"]) == 2

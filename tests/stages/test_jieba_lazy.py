@@ -25,17 +25,17 @@ for path in ITEM_PIPELINES:  # the crawl's stages and everything they import
     scrapy.utils.misc.load_object(path)
 from newscorpus.core.extraction import extract
 from newscorpus.core.line_noise import article_hashes, body_lines
-from newscorpus.core.keywords import detect_language
+from newscorpus.core.keywords import segmentation_language
 from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 page = sys.stdin.read()
 result = extract(page.encode(), "https://example.org/world/2026/11/02/bridge.html")
 body = result.body or ""
 assert len(body) > 300, result
 article_hashes(body_lines(body))
-build_features(result.title or "", body, detect_language(body), NearDuplicateConfig(), 1)
+build_features(result.title or "", body, segmentation_language(body), NearDuplicateConfig(), 1)
 print("english", "jieba" in sys.modules)
 chinese = sys.argv[1]
-build_features("南宁推进停车保障", chinese, detect_language(chinese), NearDuplicateConfig(), 1)
+build_features("南宁推进停车保障", chinese, segmentation_language(chinese), NearDuplicateConfig(), 1)
 print("chinese", "jieba" in sys.modules)
 """
 

@@ -10,11 +10,11 @@ from newscorpus.core.decoding import decode_html
 from newscorpus.core.extraction import blocks as blocks_method
 from newscorpus.core.extraction import default as default_method
 from newscorpus.core.extraction import punctuation as punctuation_method
-from newscorpus.core.extraction.language import detect_language
 from newscorpus.core.extraction.line_kinds import line_kinds
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata
 from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 from newscorpus.core.extraction.page_kind import article_marked, is_listing
+from newscorpus.core.text import detect_language
 
 __all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
 

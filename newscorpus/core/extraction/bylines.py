@@ -20,17 +20,19 @@ from newscorpus.core.extraction.names import (
     name_key,
     split_names,
 )
+from newscorpus.core.text import HAN_UNIFIED, characters
 
 AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator", "byl", "parsely-author",
                "sailthru.author", "citation_author", "og:article:author", "article:author_name", "twitter:data1")
 # Chinese bylines. The name: 2-4 Han characters (a minority name is longer, written with ·), several names
 # separated by spaces or 、; or a Latin handle (blogs).
-_HAN_NAME = r"[\u4e00-\u9fff]{2,4}(?:·[\u4e00-\u9fff]{1,6})?"
+_HAN = f"[{characters(HAN_UNIFIED)}]"  # a Han character of the Unified Ideographs block
+_HAN_NAME = _HAN + "{2,4}(?:·" + _HAN + "{1,6})?"
 _HAN_NAMES = _HAN_NAME + r"(?:[ 、，,　]+" + _HAN_NAME + r")*"
 _HANDLE = r"[A-Za-z][\w.\-]{1,30}(?: [A-Z][\w.\-]{1,30}){0,2}"
 _AFTER_NAME = r"(?=$|[\s）)】\]，,。;；|/]|报道|摄|电|发自)"
 # 作者：X / 文/X / 撰稿：X (a label and a colon or slash)
-ZH_LABELLED = re.compile(r"(?:作\s*者|撰\s*文|文\s*字|(?<![\u4e00-\u9fff])文|撰稿人?|署名|发布者|发表人|博主|楼主)"
+ZH_LABELLED = re.compile(r"(?:作\s*者|撰\s*文|文\s*字|(?<!" + _HAN + r")文|撰稿人?|署名|发布者|发表人|博主|楼主)"
                          r"\s*[:：/]\s*((?:" + _HAN_NAMES + r"|" + _HANDLE + r")(?:\s*[（(][A-Za-z][^）)]{1,40}[）)])?)"
                          + _AFTER_NAME)
 # 记者 徐睿翔 / 新华日报·交汇点记者 徐睿翔 / 光明日报记者 王建宏 张文攀 (no colon): only in a short line without
@@ -44,7 +46,7 @@ ZH_BRACKET = re.compile(r"[（(【\[]\s*([^（()）【】\[\]]{2,40}?)\s*[）)�
 # A bare bracketed name (no role word) counts alone on its line, or first in a short line of byline labels.
 _BYLINE_LABELS = re.compile(r"来源|时间|日期|发布|编辑|出处")
 _ZH_ROLES = re.compile(r"(?:本报|本刊|本台|本网|新华社|中新社)?(?:特约|实习|首席|驻\S{1,6})?(?:记者|通讯员|撰稿人?|"
-                       r"摄影|文/图|图/文)[:：]?|[\u4e00-\u9fff]{0,6}(?:报道|电|讯)$")
+                       r"摄影|文/图|图/文)[:：]?|" + _HAN + r"{0,6}(?:报道|电|讯)$")
 # Blog lines: 由海姑娘张贴, 本贴由大卫于2005年…发表, 是大卫在2005年…发表, 海姑娘 发表于 / 写于
 ZH_POSTED = re.compile(r"由\s*(\S{2,12}?)\s*(?:张贴|发表|发布|于\s*\d|在\s*\d)|是\s*(\S{2,12}?)在\s*\d[^。]{0,30}发表|"
                        r"^\s*(\S{2,12}?)\s*(?:发表于|写于|发布于)")

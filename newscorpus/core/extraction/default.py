@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from newscorpus.core.extraction.headline import find_headline, item_end
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, punctuation_ratio
+from newscorpus.core.text import HAN_UNIFIED, characters
 
 # Share of a prose block's value given to its grandparent (its parent gets all of it); readability's
 # 1/2 for the grandparent level.
@@ -393,7 +394,7 @@ COMMENT_LABEL = re.compile(
     r"(?:网友|最新|热门|精彩|相关|全部)?评论(?:区|列表)?|发表评论|我要评论)(?:\s*[(（]?\d+[)）]?)?[:：]?$",
     re.IGNORECASE,
 )
-CJK_LABEL = re.compile(r"^[\u4e00-\u9fff]")
+CJK_LABEL = re.compile(f"^[{characters(HAN_UNIFIED)}]")
 # A label is a short block: the longest label above is under 25 characters.
 MAX_LABEL_CHARS = 25
 

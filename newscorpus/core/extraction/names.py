@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import re
 
+from newscorpus.core.text import HAN_UNIFIED, characters
+
 # Not the author: what follows these labels is an editor, reviewer, photographer or sponsor.
 NOT_AUTHOR_LABEL = re.compile(
     r"^\s*(?:last\s+)?(?:updated|reviewed|edited|fact[- ]?checked|medically\s+reviewed|photos?|photograph(?:s|y)?|"
@@ -94,8 +96,8 @@ ORGANISATION_WORDS = re.compile(
     r"公司|中心|频道|新闻|日报|晚报|时报|政府|研究院|协会",
     re.IGNORECASE,
 )
-HAN_ONLY = re.compile(r"^[\u4e00-\u9fff·]+$")  # a name written in Han characters only
-_HAN_ANY = re.compile(r"[\u4e00-\u9fff]")
+HAN_ONLY = re.compile(f"^[{characters(HAN_UNIFIED)}·]+$")  # a name written in Han characters only
+_HAN_ANY = re.compile(f"[{characters(HAN_UNIFIED)}]")
 _HAN_PUNCTUATION = re.compile(r"[，。！？“”：；、《》「」…]")
 _EDGE_SYMBOLS = re.compile(r"^[^\w(（]+|[^\w.)）]+$")
 # Role words in front of a Chinese name: 记者惠禾 -> 惠禾, 本报记者 李明 -> 李明.

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newscorpus.core.extraction.markup import PageMarkup, article_objects, text_of
+from newscorpus.core.text import HAN_UNIFIED, characters
 
+# A Han character of the Unified Ideographs block (the range these patterns were written with).
+_HAN = f"[{characters(HAN_UNIFIED)}]"
 TITLE_META = ("og:title", "twitter:title", "title", "dc.title", "sailthru.title", "parsely-title")
 SITE_NAME_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "al:ios:app_name",
                   "twitter:app:name:iphone", "publisher", "copyright")
@@ -20,7 +23,7 @@ SITE_NAME_META = ("og:site_name", "application-name", "apple-mobile-web-app-titl
 # "标题_网站名", "标题-网站名", "Headline :: Site", "Site » Headline", "EuroNews : Headline". Dashes and colons
 # between Latin words only with spaces, so "COVID-19" and "Step 1: Plan" are not split.
 SEPARATOR = re.compile(r"\s+[|｜\-–—:·•»«~/]{1,2}\s+|\s*[|｜_]\s*|\s*::\s*|\s+[-–—]$|"
-                       r"(?<=[\u4e00-\u9fff])\s*[-–—]\s*|\s*[-–—]\s*(?=[\u4e00-\u9fff])")
+                       r"(?<=" + _HAN + r")\s*[-–—]\s*|\s*[-–—]\s*(?=" + _HAN + ")")
 # Class/id words of a heading that names the site (logo, brand, masthead): never the headline.
 SITE_HEADING = re.compile(r"logo|brand|^site-?title|^site-?name|site-?branding|^navbar", re.IGNORECASE)
 # A heading's trailing edit link ("[edit]", "[ 编辑 ]" in wikis) is not part of it.
@@ -29,14 +32,14 @@ _EDIT_LINK = re.compile(r"\s*\[\s*(?:edit|编辑|編輯|modifier|bearbeiten|edit
 _HOME_LINK = re.compile(r"^(?:/|\./|/?index\.\w+|https?://[^/]+/?)$", re.IGNORECASE)
 # Chinese site names at either end of a title: "_新浪网", "-铜雀历史网", "理论中国网-": a short segment ending with
 # 网/在线/频道/门户 (the suffixes of Chinese portals' names).
-ZH_SITE_PART = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]{1,8}(?:网|在线|频道|门户|网站)$")
+ZH_SITE_PART = re.compile(f"^[{characters(HAN_UNIFIED)}A-Za-z0-9]{{1,8}}(?:网|在线|频道|门户|网站)$")
 # Headline texts longer than this are not headlines (a paragraph marked up as h1). 300 characters is about
 # twice the longest title in wcxb_train.
 MAX_HEADLINE_CHARS = 300
 # A heading matches a stated title when their words overlap this much (Jaccard on word keys); 0.5 keeps
 # "Best Tax Prep Software of 2025" ~ "The Best Tax Prep Software of 2025 | Site" and rejects section labels.
 MATCH_OVERLAP = 0.5
-_WORD = re.compile(r"[\u4e00-\u9fff]|[^\W_]+")
+_WORD = re.compile(_HAN + r"|[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -273,8 +276,7 @@ def visible_title(lines: list[str], stated: tuple[str, ...], sites: tuple[str, .
         if len(line) > MAX_HEADLINE_CHARS or (best is not None and len(line) <= len(best)):
             continue
         line_key = key(line)
-        long_enough = len(line.split()) >= MIN_LINE_WORDS or len(re.findall(r"[\u4e00-\u9fff]", line)) >= \
-            MIN_LINE_CJK_CHARS
+        long_enough = len(line.split()) >= MIN_LINE_WORDS or len(re.findall(_HAN, line)) >= MIN_LINE_CJK_CHARS
         if long_enough and line_key and line_key not in site_keys and any(line_key in k for k in keys):
             best = line
     return best

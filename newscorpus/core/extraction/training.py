@@ -20,7 +20,7 @@ from newscorpus.core.extraction.blocks import FEATURES, MODEL_PATH, BlockModel
 from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 from newscorpus.core.extraction.pso import maximise
 from newscorpus.core.extraction.punctuation import punctuation_ratio
-from newscorpus.core.extraction.tokens import tokenize
+from newscorpus.core.text import tokenize
 
 DEFAULT_MODEL_PATH = MODEL_PATH
 SHINGLE = 4

@@ -23,12 +23,10 @@ from newscorpus.core.extraction import (
     page_lines,
 )
 from newscorpus.core.extraction import default as default_method
-from newscorpus.core.extraction.language import detect_language
 from newscorpus.core.extraction.line_kinds import line_kinds
 from newscorpus.core.extraction.metadata import byline_metadata
 from newscorpus.core.extraction.normalise import Block, build_blocks
 from newscorpus.core.extraction.page_kind import is_listing
-from newscorpus.core.extraction.tokens import tokenize
 from newscorpus.core.site_aware import dom_diff, page_budget
 from newscorpus.core.site_aware import templates as templates_module
 from newscorpus.core.site_aware.clustering import CLUSTER_THRESHOLD, nearest_cluster
@@ -40,6 +38,7 @@ from newscorpus.core.site_aware.skeleton import Skeleton, build_skeleton, conten
 from newscorpus.core.site_aware.templates import BODY, Observation, SiteTemplate, TemplateResult
 from newscorpus.core.site_aware.tree_similarity import istm, relaxed_istm
 from newscorpus.core.site_aware.url_similarity import MATCH_THRESHOLD, similarity, site_of
+from newscorpus.core.text import detect_language, tokenize
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,10 @@
-"""Punctuation statistics, block scoring, PSO, metadata and language, each alone."""
+"""Punctuation statistics, block scoring, PSO and metadata, each alone."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from newscorpus.core.extraction import blocks as block_scoring
-from newscorpus.core.extraction.language import detect_language
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata, iso_date
 from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
 from newscorpus.core.extraction.pso import PSOConfig, maximise
@@ -103,10 +102,3 @@ def test_metadata_english_byline_and_dates() -> None:
     assert meta.published_at == "2019-11-19"
     assert iso_date("2024/1/5") == "2024-01-05"
     assert iso_date("no date here") is None
-
-
-def test_language() -> None:
-    assert detect_language("国务院召开常务会议，研究部署经济工作。") == "zh"
-    assert detect_language("The council voted on Tuesday to expand the bike lane network in the city.") == "en"
-    assert detect_language("東京で記念集会が開催されました。") == "ja"
-    assert detect_language("") is None

@@ -1,5 +1,3 @@
-import subprocess
-import sys
 
 from newscorpus.core.extraction import extract
 from newscorpus.core.site_aware.cascade import (
@@ -99,16 +97,6 @@ def test_pages_the_generic_extractor_fails_fail_for_the_same_reason():
     for page in (prose, prose.encode(), b"   ", b"\x89PNG\r\n" + bytes(range(256)) * 8):
         assert extractor.extract(page, url(1)).reason == extract(page, url(1)).reason
         assert extractor.extract(page, url(1)).reason in ("not_html", "empty")
-
-
-def test_cores_import_no_scrapy_twisted_or_psycopg():
-    code = (
-        "import sys\n"
-        "import newscorpus.core.site_aware.cascade, newscorpus.core.site_aware.clustering\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted', 'psycopg', 'psycopg2')]\n"
-        "print(bad); sys.exit(1 if bad else 0)\n"
-    )
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
 def test_template_reads_what_the_generic_extractor_reads_from_the_same_node():

@@ -1,0 +1,53 @@
+"""The text module shared by every layer: script ranges, the article's language, scoring tokens, NUL, hashes."""
+
+from __future__ import annotations
+
+import re
+
+from newscorpus.core.text import (
+    ARABIC,
+    CYRILLIC,
+    HAN_COMPATIBILITY,
+    HAN_EXTENSION_A,
+    HAN_RANGES,
+    HAN_UNIFIED,
+    HANGUL,
+    KANA,
+    body_hash,
+    characters,
+    detect_language,
+    source_hash,
+    tokenize,
+    without_nul,
+)
+
+
+def test_script_ranges_are_disjoint_and_make_character_classes():
+    ranges = sorted([HAN_UNIFIED, HAN_EXTENSION_A, HAN_COMPATIBILITY, KANA, HANGUL, CYRILLIC, ARABIC])
+    assert all(first <= last < following[0] for (first, last), following in zip(ranges, ranges[1:], strict=False))
+    assert HAN_RANGES == (HAN_EXTENSION_A, HAN_UNIFIED, HAN_COMPATIBILITY)  # the order body_text ranks them in
+    han = re.compile(f"[{characters(*HAN_RANGES)}]")
+    assert han.findall("中文㐀豈 かなa한") == ["中", "文", "㐀", "豈"]
+    unified = f"[{characters(HAN_UNIFIED)}]"
+    assert re.fullmatch(unified + "+", "国务院") and not re.search(unified, "㐀")
+
+
+def test_language_of_an_article():
+    assert detect_language("国务院召开常务会议，研究部署经济工作。") == "zh"
+    assert detect_language("The council voted on Tuesday to expand the bike lane network in the city.") == "en"
+    assert detect_language("東京で記念集会が開催されました。") == "ja"
+    assert detect_language("서울시는 오늘 새로운 교통 정책을 발표했다.") == "ko"
+    assert detect_language("Городской совет проголосовал за новый бюджет.") == "ru"
+    assert detect_language("Le conseil municipal vote le budget mardi.") is None  # Latin, not English: unsure
+    assert detect_language("") is None and detect_language("12345 ...") is None
+
+
+def test_scoring_tokens_count_each_cjk_character_and_lower_case_words():
+    assert tokenize("Hello, World 中文abc") == ["hello", "world", "中", "文", "abc"]
+    assert tokenize("snake_case かな 한국") == ["snake", "case", "か", "な", "한", "국"]
+
+
+def test_nul_and_hashes():
+    assert without_nul("a\x00b") == "ab" and without_nul(None) is None and without_nul("") == ""
+    assert body_hash("正文") == body_hash("正文") != body_hash("正文 ")
+    assert source_hash(None, "b") == source_hash("", "b") != source_hash("b", "")
