@@ -47,23 +47,35 @@ def _add_eval_arguments(evaluate) -> None:
 
 def _add_setting_option(parser) -> None:
     parser.add_argument("-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
-                        help="override a NEWSCORPUS_LINENOISE_* setting (default: newscorpus/crawl/settings.py)")
+                        help="override a NEWSCORPUS_LINE_NOISE_* setting (defaults: LineNoiseConfig, "
+                             "newscorpus/core/line_noise.py)")
 
 
 def _config(args):
-    from newscorpus.crawl import settings as project_settings
+    from newscorpus.crawl.stage_settings import RENAMED, setting_name
     from newscorpus.stages.line_noise import config_from_settings
 
-    values = {name: getattr(project_settings, name) for name in dir(project_settings) if name.isupper()}
+    known = {setting_name("LINE_NOISE", field) for field in _line_noise_fields()}
+    known |= {old for old, new in RENAMED.items() if new in known}
+    values = {}
     for assignment in args.settings:
         name, equals, value = assignment.partition("=")
-        if not equals or not name.startswith("NEWSCORPUS_LINENOISE_"):
-            raise CommandError(f"-s {assignment!r}: expected NEWSCORPUS_LINENOISE_<NAME>=VALUE")
+        if not equals or name not in known:
+            raise CommandError(f"-s {assignment!r}: expected NEWSCORPUS_LINE_NOISE_<FIELD>=VALUE, FIELD one of "
+                               + ", ".join(sorted(field.upper() for field in _line_noise_fields())))
         values[name] = value
     try:
         return config_from_settings(values)
     except ValueError as error:
         raise CommandError(str(error)) from None
+
+
+def _line_noise_fields() -> list[str]:
+    from dataclasses import fields
+
+    from newscorpus.core.line_noise import LineNoiseConfig
+
+    return [field.name for field in fields(LineNoiseConfig)]
 
 
 def run_clean(args) -> int:
