@@ -41,7 +41,7 @@ Method = Literal["exact", "simhash", "keywords"]
 
 @dataclass(frozen=True)
 class NearDuplicateConfig:
-    """Defaults: paper values where it gives them, else fitted by `newscorpus eval dedup --tune` (see
+    """Defaults: paper values where it gives them, else fitted by `newscorpus eval near-duplicate --tune` (see
     docs/dedup_results.md, 2026-11, ../shared/data/dedup). The crawl reads each field from the setting
     NEWSCORPUS_NEAR_DUPLICATE_<FIELD> (newscorpus.crawl.stage_settings)."""
 
@@ -61,7 +61,7 @@ class NearDuplicateConfig:
     # of real sites far less (a 1-paragraph post inside a 6-paragraph one: ~0.15). 0.35 keeps every dev positive.
     min_cover: float = 0.35
     # Issue 15. Same-site pairs: body Jaccard (without the text the site's other candidates hold, decide()).
-    # The generated same-series negatives (`newscorpus eval dedup`,
+    # The generated same-series negatives (`newscorpus eval near-duplicate`,
     # newscorpus/evaluation/near_duplicate_series.py: template
     # 30-75 % of each issue) reach 0.23 (body Jaccard 0.44); the same issue again on its site, updated, keeps
     # >= 0.72 (measured 2026-11-24); 0.5 lies between.
@@ -71,7 +71,7 @@ class NearDuplicateConfig:
     # text for (sprints, releases: body Jaccard 0.59-0.73) have 0.5-0.67 (benchmarks/real_site.py, 2026-11-24).
     same_site_title: float = 0.8
     # The crawl stage (newscorpus.stages.near_duplicate). Articles decided per transaction at most: 64 vs 32 gave
-    # 261 vs 205 docs/s with 100k indexed articles (benchmarks/dedup_throughput.py, BENCHMARKS.md).
+    # 261 vs 205 docs/s with 100k indexed articles (benchmarks/near_duplicate_throughput.py, BENCHMARKS.md).
     batch_size: int = 64
     # 0 = features computed in the stage's thread; 1 = in a process of its own, off the reactor's core (issue 18,
     # benchmarks/crawl_rate.py: see BENCHMARKS.md for the measurement that set the default).
@@ -135,7 +135,7 @@ class PairJudgement:
 
 
 @dataclass(frozen=True)
-class DedupDecision:
+class NearDuplicateDecision:
     judgements: list[PairJudgement] = field(default_factory=list)
 
     @property
@@ -249,7 +249,7 @@ def judge_pair(
 
 def decide(
     new: DocumentFeatures, candidates: Sequence[tuple[Hashable, DocumentFeatures]], config: NearDuplicateConfig
-) -> DedupDecision:
+) -> NearDuplicateDecision:
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
     measures: for a pair from one site, and for a reprint elsewhere alike."""
@@ -268,7 +268,7 @@ def decide(
         rows = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
         others = pool.others(rows, old, row_of.get(id(old)), lambda o, b: near_copy(o, b, config))
         judgements.append(judge(cid, measure_pair(new, old, pool.site_text(others)), config))
-    return DedupDecision(judgements)
+    return NearDuplicateDecision(judgements)
 
 
 def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: NearDuplicateConfig) -> bool:

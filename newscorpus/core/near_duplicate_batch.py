@@ -19,7 +19,7 @@ from newscorpus.core.near_duplicate import (
     judge_pair,
     prefers_as_canonical,
 )
-from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
+from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,10 @@ class Lookup:
 
 
 class BatchCandidates:
-    """`DedupIndex` answers for one article of a batch: its stored candidates (read-only) plus the articles of
+    """`NearDuplicateIndex` answers for one article of a batch: its stored candidates (read-only) plus the articles of
     the batch decided before it (in memory)."""
 
-    def __init__(self, candidates: Sequence[Candidate], earlier: InMemoryDedupIndex):
+    def __init__(self, candidates: Sequence[Candidate], earlier: InMemoryNearDuplicateIndex):
         self.earlier = earlier
         self._exact = sorted(c.id for c in candidates if c.exact)
         self._near = sorted(c.id for c in candidates if c.near)
@@ -137,7 +137,7 @@ def match_batch(batch: Sequence[ArticleToRecord], lookups: Sequence[Lookup], new
     is locked. An article stored with the same text is unchanged; one stored with another text, in a batch of
     more than one, is deferred (its old features are in the index: it is decided again alone)."""
     result = BatchMatches([None] * len(batch), [], {}, [])
-    earlier = InMemoryDedupIndex(config.simhash_distance)
+    earlier = InMemoryNearDuplicateIndex(config.simhash_distance)
     for position, (article, lookup) in enumerate(zip(batch, lookups, strict=True)):
         stored = lookup.stored
         if stored is not None and stored.text_hash == article.text_hash:

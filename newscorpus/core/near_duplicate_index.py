@@ -1,6 +1,6 @@
 """Where candidates for near-duplicate checks come from: the index protocol and its in-memory version.
 
-The Postgres-backed index implements the same `DedupIndex` protocol (same method names and meanings), so
+The Postgres-backed index implements the same `NearDuplicateIndex` protocol (same method names and meanings), so
 the decision code and the evaluation do not change with the store. Candidates come from two lookups, never
 from a scan of the corpus: exact body hash and simhash block keys, then the inverted keyword index.
 """
@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Protocol
 
-from newscorpus.core.near_duplicate import DedupDecision, DocumentFeatures, NearDuplicateConfig, decide
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, NearDuplicateDecision, decide
 from newscorpus.core.simhash_fingerprint import block_keys, hamming_distance
 
 DocId = Hashable
@@ -20,15 +20,15 @@ DocId = Hashable
 # the recent articles (where reprints of a story are) and reads rare keywords' postings whole: a reprint shares
 # its story's rare keywords (names, places, figures), whose postings are short, so it is still found when the
 # common keywords' postings are cut. 100 -> 30 (2026-11-22): labelled-pair F1, CE and all decisions of the
-# 716-document dev set unchanged (`newscorpus eval dedup`; the same 393 duplicates found against 10k and 100k
-# indexed articles, benchmarks/dedup_throughput.py); server CPU per article at 100k, one by one, 3.2 -> 2.4 ms
+# 716-document dev set unchanged (`newscorpus eval near-duplicate`; the same 393 duplicates found against 10k and 100k
+# indexed articles, benchmarks/near_duplicate_throughput.py); server CPU per article at 100k, one by one, 3.2 -> 2.4 ms
 # (a loaded machine). The cost:
 # a reprint that shares only common keywords with an original more than 30 postings back is not a candidate
 # (the resolution pass uses the same index).
 MAX_POSTINGS_PER_KEYWORD = 30
 
 
-class DedupIndex(Protocol):
+class NearDuplicateIndex(Protocol):
     def add(self, doc_id: DocId, features: DocumentFeatures) -> None: ...
 
     def exact_candidates(self, body_hash: str) -> list[DocId]: ...
@@ -43,7 +43,7 @@ class DedupIndex(Protocol):
     def features(self, doc_ids: Sequence[DocId]) -> dict[DocId, DocumentFeatures]: ...
 
 
-class InMemoryDedupIndex:
+class InMemoryNearDuplicateIndex:
     def __init__(self, simhash_distance: int) -> None:
         self.simhash_distance = simhash_distance
         self._features: dict[DocId, DocumentFeatures] = {}
@@ -91,7 +91,8 @@ class InMemoryDedupIndex:
         return {doc_id: self._features[doc_id] for doc_id in doc_ids if doc_id in self._features}
 
 
-def find_duplicates(features: DocumentFeatures, index: DedupIndex, config: NearDuplicateConfig) -> DedupDecision:
+def find_duplicates(features: DocumentFeatures, index: NearDuplicateIndex,
+                    config: NearDuplicateConfig) -> NearDuplicateDecision:
     """Compare a new article with the candidates the index returns (it is not added: the caller adds it)."""
     ids: dict[DocId, None] = dict.fromkeys(index.exact_candidates(features.body_hash) if features.token_count else [])
     if features.simhash is not None:

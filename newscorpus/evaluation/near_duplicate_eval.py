@@ -21,7 +21,7 @@ from newscorpus.core.near_duplicate import (
     judge,
     prefers_as_canonical,
 )
-from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
+from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
 from newscorpus.evaluation.pair_metrics import Pair, PairCounts, pair_key
 
 SYSTEM_FIELDS = ("id", "lang", "title", "body")
@@ -101,7 +101,7 @@ class StreamRun:
 
 
 def stream(docs: list[dict], config: NearDuplicateConfig) -> StreamRun:
-    index = InMemoryDedupIndex(config.simhash_distance)
+    index = InMemoryNearDuplicateIndex(config.simhash_distance)
     run = StreamRun(config, [], {}, {}, 0.0)
     build_features("预热", "预热分词", "zh", config)  # jieba's one-off ~1 s dictionary load is not timed
     start = time.process_time()

@@ -1,4 +1,4 @@
-"""The near-duplicate index in Postgres: the core's `DedupIndex` protocol over the near_duplicate_* tables
+"""The near-duplicate index in Postgres: the core's `NearDuplicateIndex` protocol over the near_duplicate_* tables
 (migrations/0003), the keys and rows shared with the stage's batched recording
 (newscorpus.store.near_duplicate_records), the resolution pass and clusters.
 
@@ -106,7 +106,7 @@ def row_features(row: dict) -> DocumentFeatures:
         sketch=cached_sketch(row["sketch"], row["shingle_count"], row["token_count"]),
         body_hash=row["body_hash"],
         token_count=row["token_count"],
-        site=row.get("site_id") or None,  # sites.id starts at 1: 0 (PostgresDedupIndex.add's default) = unknown
+        site=row.get("site_id") or None,  # sites.id starts at 1: 0 (PostgresNearDuplicateIndex.add's default) = unknown
         title_numbers=tuple(row.get("title_numbers") or ()),
     )
 
@@ -174,8 +174,8 @@ def new_rows_params(rows: Sequence[NewArticleRow], config: NearDuplicateConfig, 
     }
 
 
-class PostgresDedupIndex:
-    """`DedupIndex` over Postgres; doc ids are near_duplicate_features.id (larger = added later).
+class PostgresNearDuplicateIndex:
+    """`NearDuplicateIndex` over Postgres; doc ids are near_duplicate_features.id (larger = added later).
 
     `exclude`: an id never returned (the article being re-decided); `canonical_of` is filled by `features`.
     """
@@ -242,7 +242,7 @@ def cluster_root(connection: psycopg.Connection, article_id: int) -> int:
     raise RuntimeError(f"near-duplicate links do not end at a canonical article (from id {article_id})")
 
 
-def _merge(connection: psycopg.Connection, index: PostgresDedupIndex, article_id: int,
+def _merge(connection: psycopg.Connection, index: PostgresNearDuplicateIndex, article_id: int,
            features: DocumentFeatures, config: NearDuplicateConfig) -> int:
     """Resolution of one canonical article: when it is a duplicate of another cluster's canonical, the two
     clusters become one (the earlier canonical stays unless this one wins by the canonical rule)."""
@@ -278,7 +278,7 @@ def resolve_duplicates(dsn: str, sites: list[str] | None = None, config: NearDup
                 return totals
             for article_id in ids:
                 with connection.transaction():
-                    index = PostgresDedupIndex(connection, config.simhash_distance, layout, exclude=article_id)
+                    index = PostgresNearDuplicateIndex(connection, config.simhash_distance, layout, exclude=article_id)
                     features = index.features([article_id]).get(article_id)
                     if features is not None and index.canonical_of[article_id] is None:
                         connection.execute(query("near_duplicate.lock_keys"), {

@@ -3,7 +3,8 @@ its own held connection, so the reactor is never blocked on the database.
 
 Group batching: the articles that arrive while a batch is being decided wait and go together in the next one (at
 most ``batch_size``), one transaction each (newscorpus.store.near_duplicate_records). A lone article goes alone at
-once, so batching adds no wait; under load the per-transaction costs are shared (benchmarks/dedup_throughput.py).
+once, so batching adds no wait; under load the per-transaction costs are shared
+(benchmarks/near_duplicate_throughput.py).
 A batch the database refuses is tried again one article at a time, so one article does not fail the others.
 """
 

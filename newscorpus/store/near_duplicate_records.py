@@ -33,7 +33,7 @@ from newscorpus.core.simhash_fingerprint import block_keys, to_signed, to_unsign
 from newscorpus.store.near_duplicate_index import (
     LAYOUTS,
     NewArticleRow,
-    PostgresDedupIndex,
+    PostgresNearDuplicateIndex,
     cluster_root,
     feature_params,
     lock_keys,
@@ -167,7 +167,7 @@ def _lock_roots(connection: psycopg.Connection, ids: list[int], config: NearDupl
         else:
             moved.append(row["id"])
     if moved:  # rare: a concurrent promotion or merge
-        index = PostgresDedupIndex(connection, config.simhash_distance)
+        index = PostgresNearDuplicateIndex(connection, config.simhash_distance)
         for article_id in moved:
             root = cluster_root(connection, article_id)
             locked.features[root] = index.features([root])[root]

@@ -10,7 +10,7 @@ from newscorpus.cli.main import main
 from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import record_article
-from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
+from tests.core.near_duplicate_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
 
 
 def store(dsn: str) -> None:

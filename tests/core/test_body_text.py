@@ -20,7 +20,7 @@ from newscorpus.core.body_text import (
     fold_nfkc_characters,
 )
 from newscorpus.core.keywords import normalize_text
-from tests.core.dedup_texts import EN_PARAGRAPHS, ZH_PARAGRAPHS
+from tests.core.near_duplicate_texts import EN_PARAGRAPHS, ZH_PARAGRAPHS
 
 WORD = re.compile(r"\w+")
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")  # the pattern the simhash features used

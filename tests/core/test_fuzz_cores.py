@@ -30,7 +30,7 @@ TEXTS = st.one_of(
     st.text(max_size=2000),
     st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=20)), max_size=300).map("".join),
 )
-DEDUP = NearDuplicateConfig()
+NEAR_DUPLICATE = NearDuplicateConfig()
 
 
 def _bounded(started: float) -> None:
@@ -76,7 +76,7 @@ def test_keywords_and_features_take_any_text(title, body, lang):
     keywords = extract_keywords(title, normalize_text(body), lang, window=5, min_cooccurrence=2, max_keywords=30)
     assert len(keywords.all) <= 30
     assert all(isinstance(word, str) and word for word in keywords.all)
-    features = build_features(title, body, lang, DEDUP)
+    features = build_features(title, body, lang, NEAR_DUPLICATE)
     assert features.simhash is None or 0 <= features.simhash < 2**64
     _bounded(started)
 
@@ -94,5 +94,5 @@ def test_huge_inputs_stay_bounded():
         body_lines(body)
         for lang in ("zh", "en"):
             assert len(title_keywords(title, lang)) <= 12
-            build_features(title, body, lang, DEDUP)
+            build_features(title, body, lang, NEAR_DUPLICATE)
         assert time.perf_counter() - started < 6 * BOUND_SECONDS

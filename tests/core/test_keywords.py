@@ -18,7 +18,7 @@ from newscorpus.core.keywords import (
     segmentation_language,
     title_keywords,
 )
-from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE
+from tests.core.near_duplicate_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE
 
 
 def test_segmentation_language_is_chosen_by_cjk_share():

@@ -16,8 +16,8 @@ from newscorpus.core.near_duplicate import (
     keyword_overlap,
     prefers_as_canonical,
 )
-from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
-from tests.core.dedup_texts import (
+from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
+from tests.core.near_duplicate_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
     EN_PARAGRAPHS,
@@ -91,7 +91,7 @@ def test_canonical_rule_prefers_a_clearly_longer_copy_only():
 
 
 def test_in_memory_index_finds_the_original_for_a_reprint_and_not_for_a_follow_up():
-    index = InMemoryDedupIndex(CONFIG.simhash_distance)
+    index = InMemoryNearDuplicateIndex(CONFIG.simhash_distance)
     index.add("zh-original", ZH_ORIGINAL)
     index.add("en-original", EN_ORIGINAL)
     reprint = build_features(*zh_reprint(), "zh", CONFIG)
@@ -103,7 +103,7 @@ def test_in_memory_index_finds_the_original_for_a_reprint_and_not_for_a_follow_u
 
 
 def test_index_lookups():
-    index = InMemoryDedupIndex(3)
+    index = InMemoryNearDuplicateIndex(3)
     index.add(1, ZH_ORIGINAL)
     index.add(2, EN_ORIGINAL)
     assert index.keyword_candidates(ZH_ORIGINAL.keywords, 5)[0] == (1, len(ZH_ORIGINAL.keywords))

@@ -20,7 +20,7 @@ from newscorpus.core.near_duplicate_batch import (
 )
 from newscorpus.core.simhash_fingerprint import hamming_distance
 from newscorpus.core.text import source_hash
-from tests.core.dedup_texts import (
+from tests.core.near_duplicate_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
     EN_PARAGRAPHS,

@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features, decide, judge_pair
-from tests.core.dedup_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_quiz, en_reprint, zh_quiz
+from tests.core.near_duplicate_texts import (
+    EN_PARAGRAPHS,
+    EN_TITLE,
+    ZH_PARAGRAPHS,
+    ZH_TITLE,
+    en_quiz,
+    en_reprint,
+    zh_quiz,
+)
 
 CONFIG = NearDuplicateConfig()
 SITE, OTHER = 1, 2

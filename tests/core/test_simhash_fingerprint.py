@@ -26,7 +26,7 @@ from newscorpus.core.simhash_fingerprint import (
     to_signed,
     to_unsigned,
 )
-from tests.core.dedup_texts import EN_FOLLOWUP_PARAGRAPHS, EN_PARAGRAPHS, ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS
+from tests.core.near_duplicate_texts import EN_FOLLOWUP_PARAGRAPHS, EN_PARAGRAPHS, ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS
 
 
 @pytest.mark.parametrize("value", [0, 2**63 - 1, 2**63, 2**64 - 1])

@@ -10,7 +10,7 @@ from newscorpus.core.near_duplicate import NearDuplicateConfig
 from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
 from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval
 from newscorpus.evaluation.pair_metrics import PairCounts, adjusted_rand_index, all_pair_counts
-from tests.core.dedup_texts import (
+from tests.core.near_duplicate_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
     EN_PARAGRAPHS,

@@ -17,7 +17,7 @@ from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
 from tests.conftest import fresh_schema
-from tests.core.dedup_texts import ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS
+from tests.core.near_duplicate_texts import ZH_FOLLOWUP_PARAGRAPHS, ZH_PARAGRAPHS
 
 WRITERS = 3
 ROUNDS = 30           # stories; every writer stores one reprint of each, all writers at once

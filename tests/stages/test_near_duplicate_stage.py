@@ -14,7 +14,7 @@ from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.crawl.items import PageItem
 from newscorpus.stages.near_duplicate import NearDuplicatePipeline, config_from_settings
 from newscorpus.stages.storage import StoragePipeline
-from tests.core.dedup_texts import (
+from tests.core.near_duplicate_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
     EN_PARAGRAPHS,

@@ -8,18 +8,18 @@ import pytest
 
 from migrations.runner import migrate
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
-from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
+from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_index import (
-    PostgresDedupIndex,
+    PostgresNearDuplicateIndex,
     list_clusters,
     number_array_literal,
     resolve_duplicates,
     text_array_literal,
 )
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_article, record_articles
-from tests.core.dedup_texts import (
+from tests.core.near_duplicate_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
     EN_PARAGRAPHS,
@@ -63,7 +63,7 @@ def record(connection, doc, site_id=1, layout="table"):
 
 
 def test_postgres_index_returns_the_same_candidates_as_the_in_memory_one(connection):
-    memory, postgres = InMemoryDedupIndex(CONFIG.simhash_distance), PostgresDedupIndex(connection, 3)
+    memory, postgres = InMemoryNearDuplicateIndex(CONFIG.simhash_distance), PostgresNearDuplicateIndex(connection, 3)
     url_of = {}
     for doc in DOCS:
         features = features_of(doc)
@@ -86,7 +86,7 @@ def test_postgres_index_returns_the_same_candidates_as_the_in_memory_one(connect
 def test_gin_layout_finds_the_same_keyword_candidates(connection):
     connection.execute("CREATE INDEX near_duplicate_features_keywords_gin ON near_duplicate_features "
                        "USING gin (keywords)")
-    table, gin = PostgresDedupIndex(connection, 3), PostgresDedupIndex(connection, 3, layout="gin")
+    table, gin = PostgresNearDuplicateIndex(connection, 3), PostgresNearDuplicateIndex(connection, 3, layout="gin")
     for doc in DOCS:
         table.add(doc[0], features_of(doc))
     for doc in DOCS:
@@ -136,7 +136,7 @@ def test_a_clearly_longer_reprint_becomes_the_canonical_and_the_cluster_follows(
 
 
 def test_resolution_merges_two_canonicals_of_one_story(connection, database_dsn):
-    index = PostgresDedupIndex(connection, 3)
+    index = PostgresNearDuplicateIndex(connection, 3)
     index.add(DOCS[0][0], features_of(DOCS[0]), site_id=1)  # both indexed as canonical: a missed link
     index.add(DOCS[1][0], features_of(DOCS[1]), site_id=2)
     index.add(DOCS[2][0], features_of(DOCS[2]), site_id=1)
@@ -277,7 +277,7 @@ def _keyword_lookup(connection, probes: list[list[str]], limit: int) -> list[dic
 def test_keyword_candidates_are_the_most_shared_of_those_sharing_enough(connection):
     """The lookup keeps, per article, the candidate_limit sharing most keywords among those sharing at least
     min_shared_keywords (migrations/0007 filters before ranking; the ranking is the same)."""
-    index = PostgresDedupIndex(connection, 3)
+    index = PostgresNearDuplicateIndex(connection, 3)
     # 40 articles sharing one keyword with the probe (more than candidate_limit), 3 sharing two, 1 sharing three.
     for n in range(40):
         index.add(f"https://one.example/{n}", _keywords_only(["common", f"own{n}"], n))
@@ -293,7 +293,7 @@ def test_each_article_of_a_batch_gets_its_own_top_candidates_most_shared_then_mo
     """Keyword candidates are counted per article of the batch (migrations/0009): another article's postings
     never add to its counts, and of those sharing enough it keeps the p_limit sharing most, ties to the most
     recently indexed."""
-    index = PostgresDedupIndex(connection, 3)
+    index = PostgresNearDuplicateIndex(connection, 3)
     stored = {"abc": ["a", "b", "c"], "ab-older": ["a", "b"], "ab-newer": ["a", "b"], "xy": ["x", "y"],
               "xyz": ["x", "y", "z"]}
     for n, (name, keywords) in enumerate(stored.items()):
@@ -308,7 +308,7 @@ def test_each_article_of_a_batch_gets_its_own_top_candidates_most_shared_then_mo
 def test_a_weekly_series_on_one_site_stays_apart_and_its_reprint_elsewhere_is_linked(connection, database_dsn):
     """Issue 15 through the batch lookup (migrations/0012 returns each candidate's site): a site's series issues
     are different stories; the same issue on another site is a reprint; resolution decides the same."""
-    from tests.core.dedup_texts import en_quiz, zh_quiz
+    from tests.core.near_duplicate_texts import en_quiz, zh_quiz
 
     connection.execute("INSERT INTO sites (name) VALUES ('third')")
     issues = [(f"https://herald.example/{lang}/quiz/{week}", lang, *quiz(week))

@@ -19,7 +19,7 @@ LEFT JOIN near_duplicate_features canonical ON canonical.id = d.canonical_id
 ORDER BY a.id
 
 -- name: near_duplicate_index_sizes
--- Bytes of the near-duplicate index per part (benchmarks/dedup_throughput.py): the features rows without the GIN
+-- Bytes of the near-duplicate index per part (benchmarks/near_duplicate_throughput.py): the features rows without the GIN
 -- index, the keyword index (posting table and its btree, or the GIN index), the simhash block keys.
 SELECT 'features', pg_total_relation_size('near_duplicate_features')
   - coalesce(pg_relation_size(to_regclass('near_duplicate_features_keywords_gin')), 0)

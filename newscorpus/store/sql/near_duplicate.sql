@@ -156,7 +156,7 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
--- The arrays go as literals (dedup_index_store.number_array_literal, text_array_literal).
+-- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal).
 SELECT * FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
                                               %(simhashes)s::bigint[], %(min_shared)s::integer[],
                                               %(block_articles)s::integer[], %(block_keys)s::bigint[],

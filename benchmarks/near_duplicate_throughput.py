@@ -11,10 +11,11 @@ and sketches are random. In memory: CPU time of this process, i.e. per core. Pos
 documents / CPU seconds of this process and its server backend (client and server share the machine), and
 the wall time of one worker; the index is loaded with COPY into a throwaway schema, dropped at the end.
 
-    .venv/bin/python benchmarks/dedup_throughput.py [--docs ../shared/data/dedup/docs.jsonl] [--sizes 0,10000,100000]
-    .venv/bin/python benchmarks/dedup_throughput.py --postgres postgresql://postgres@127.0.0.1:5432/test \
+    .venv/bin/python benchmarks/near_duplicate_throughput.py [--docs ../shared/data/dedup/docs.jsonl] \
+        [--sizes 0,10000,100000]
+    .venv/bin/python benchmarks/near_duplicate_throughput.py --postgres postgresql://postgres@127.0.0.1:5432/test \
         [--sizes 10000,100000] [--layouts table,gin] [--batch-sizes 1,32] [--rounds 3]
-    .venv/bin/python benchmarks/dedup_throughput.py --postgres DSN --interleave --sizes 10000,100000,250000 \
+    .venv/bin/python benchmarks/near_duplicate_throughput.py --postgres DSN --interleave --sizes 10000,100000,250000 \
         [--layouts table] [--batch-sizes 64] [--rounds 6]
 
 --interleave: growth without the machine's drift. Every size is loaded first, each in its own schema, then the
@@ -40,7 +41,7 @@ from psycopg import sql
 
 from newscorpus.core.keywords import segmentation_language
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
-from newscorpus.core.near_duplicate_index import InMemoryDedupIndex, find_duplicates
+from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
 from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
 from newscorpus.store.sql import query
 
@@ -71,7 +72,7 @@ def synthetic_features(count: int, vocabulary: list[str], rng: random.Random) ->
 
 
 def measure(docs: list[dict], filler: list[DocumentFeatures], config: NearDuplicateConfig) -> dict[str, float]:
-    index = InMemoryDedupIndex(config.simhash_distance)
+    index = InMemoryNearDuplicateIndex(config.simhash_distance)
     for i, features in enumerate(filler):
         index.add(f"s{i}", features)
     gc.collect()
