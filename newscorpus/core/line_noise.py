@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from newscorpus.core.config_checks import at_least, within
 from newscorpus.core.extraction import MIN_BODY_CHARS, body_chars
 
 __all__ = [
@@ -73,17 +74,10 @@ class LineNoiseConfig:
     mid_body_share: float = 0.5
 
     def __post_init__(self) -> None:
-        for name in ("per_articles", "prune_divisor", "min_articles", "guard_articles"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
-        for name in ("prune_interval", "warmup"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, not {getattr(self, name)}")
-        if not 0 < self.guard_share <= 1:
-            raise ValueError(f"guard_share must be in (0, 1], not {self.guard_share}")
-        for name in ("min_share", "mid_body_share"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name} must be in [0, 1], not {getattr(self, name)}")
+        at_least(self, 1, "per_articles", "prune_divisor", "min_articles", "guard_articles")
+        at_least(self, 0, "prune_interval", "warmup")
+        within(self, 0, 1, "guard_share", low_open=True)
+        within(self, 0, 1, "min_share", "mid_body_share")
 
 
 def normalise_line(line: str) -> str:

@@ -32,6 +32,7 @@ import numpy as np
 
 from newscorpus.core.body_text import BodyText
 from newscorpus.core.candidate_pool import CandidatePool
+from newscorpus.core.config_checks import at_least, within
 from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_numbers
 from newscorpus.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
 from newscorpus.core.simhash_fingerprint import body_fingerprint, hamming_distance
@@ -78,15 +79,11 @@ class NearDuplicateConfig:
     workers: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("window", "min_cooccurrence", "max_keywords", "candidate_limit", "min_shared_keywords",
-                     "batch_size"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
-        if self.min_simhash_tokens < 0:
-            raise ValueError(f"min_simhash_tokens must be >= 0, not {self.min_simhash_tokens}")
-        for name in ("tau", "body_tau", "simhash_body_floor", "min_cover", "same_site_jaccard", "same_site_title"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name} must be in [0, 1], not {getattr(self, name)}")
+        at_least(self, 1, "window", "min_cooccurrence", "max_keywords", "candidate_limit", "min_shared_keywords",
+                 "batch_size")
+        at_least(self, 0, "min_simhash_tokens")
+        within(self, 0, 1, "tau", "body_tau", "simhash_body_floor", "min_cover", "same_site_jaccard",
+               "same_site_title")
         if self.overlap not in ("min", "jaccard"):
             raise ValueError(f"overlap must be 'min' or 'jaccard', not {self.overlap!r}")
         if not 1 <= self.simhash_distance <= 15:  # what the index's lookup keys cover (simhash_fingerprint)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from newscorpus.core.config_checks import at_least
+
 
 @dataclass(frozen=True)
 class StorageConfig:
@@ -14,5 +16,4 @@ class StorageConfig:
     batch_size: int = 50
 
     def __post_init__(self) -> None:
-        if self.batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, not {self.batch_size}")
+        at_least(self, 1, "batch_size")

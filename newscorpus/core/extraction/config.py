@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from newscorpus.core.config_checks import at_least
+
 
 @dataclass(frozen=True)
 class ExtractionConfig:
@@ -17,5 +19,4 @@ class ExtractionConfig:
     def __post_init__(self) -> None:
         if not self.max_seconds > 0:
             raise ValueError(f"max_seconds must be > 0, not {self.max_seconds}")
-        if self.workers < 0:
-            raise ValueError(f"workers must be >= 0, not {self.workers}")
+        at_least(self, 0, "workers")
