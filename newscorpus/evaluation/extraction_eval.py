@@ -432,7 +432,9 @@ def _with_constants(values: dict[str, float], system: System) -> System:
     from newscorpus.core.extraction import default as default_method
 
     def run(html: bytes, url: str | None, lang: str | None) -> str:
-        saved = {name: getattr(default_method, name) for name in values}
+        # the grid point holds for every page: the per-language values are set aside meanwhile
+        saved = {name: getattr(default_method, name) for name in [*values, "LANGUAGE_CONSTANTS"]}
+        default_method.LANGUAGE_CONSTANTS = {}
         for name, value in values.items():
             setattr(default_method, name, value)
         try:
