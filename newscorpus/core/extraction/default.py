@@ -90,12 +90,15 @@ MIN_ITEMS = 3
 # --data <six sets> --no-fit --cross-validate --folds 5 --seed 20240601`, BENCHMARKS.md): choosing the
 # grid point per language inside every fold (zh from the fold's zh training pages, en from its en pages)
 # gave held-out zh .957 / en .943 against .943 / .943 with one point for all pages (every fold then took en's
-# 0.6 / 0.5 / 0.2, which costs zh .03 on magic_html_article). The values below and above are that choice on
-# all dev pages: zh 0.75 / 0.35 / 0.0 (zh .9568, flat from 0.67 with SIMILAR_FROM_SHARE 0 or 0.1 and from
-# 0.75 with any; the first best point in grid order; 4 of 5 folds chose it), en 0.6 / 0.5 / 0.2 (en .9378 ->
-# .9434; every fold chose 0.6 and 0.2, 4 of 5 SIBLING_SHARE 0.5).
+# 0.6 / 0.5 / 0.2, which costs zh .03 on magic_html_article). en (and other languages) take that choice on all
+# dev pages, the module values above: 0.6 / 0.5 / 0.2 (en .9378 -> .9434; every fold chose 0.6 and 0.2, 4 of 5
+# SIBLING_SHARE 0.5). zh keeps the values shipped before, 0.67 / 0.5 / 0.1: the zh objective is flat (on all
+# zh dev pages .9568 at every point from 0.67 with SIMILAR_FROM_SHARE 0 or 0.1 and from 0.75 with any; in every
+# fold 0.67 / 0.5 / 0.1 is within .0001 of the best zh training F1, in fold 2 tied with it, and the held-out
+# zh is .957 at it as at the folds' choices), and 0.75 / 0.35 / 0.0 (the first best point in grid order)
+# would switch the sliver exemption above off for zh (a sectioned zh page cut to one section; tests/core).
 LANGUAGE_CONSTANTS: dict[str, dict[str, float]] = {
-    "zh": {"EXPAND_PROSE_SHARE": 0.75, "SIBLING_SHARE": 0.35, "SIMILAR_FROM_SHARE": 0.0},
+    "zh": {"EXPAND_PROSE_SHARE": 0.67, "SIBLING_SHARE": 0.5, "SIMILAR_FROM_SHARE": 0.1},
 }
 
 
