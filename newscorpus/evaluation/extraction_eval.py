@@ -432,7 +432,9 @@ def _with_constants(values: dict[str, float], system: System) -> System:
     from newscorpus.core.extraction import default as default_method
 
     def run(html: bytes, url: str | None, lang: str | None) -> str:
-        saved = {name: getattr(default_method, name) for name in values}
+        # the grid point holds for every page: the per-language values are set aside meanwhile
+        saved = {name: getattr(default_method, name) for name in [*values, "LANGUAGE_CONSTANTS"]}
+        default_method.LANGUAGE_CONSTANTS = {}
         for name, value in values.items():
             setattr(default_method, name, value)
         try:
@@ -473,13 +475,41 @@ def _results_by_page(values: dict[str, float], items: list[PageItem]) -> dict[tu
     return {(r.dataset, r.stem): r for r in run_system("newscorpus-default", system, items)}
 
 
+def language_choice(results_by_point: list[dict[tuple[str, str], PageResult]], train: list[PageItem]) -> dict[str, int]:
+    """Per language group: the grid point (index) with the best mean page F1 over the training pages of that
+    language; "zh" from the zh pages, "en" from the en pages, other pages take the en choice. A language without
+    training pages takes the choice over all of them."""
+    pooled = _best_point(results_by_point, train)
+    choice = {}
+    for lang in REPORTED_LANGUAGES:
+        pages = [item for item in train if item.group == lang]
+        choice[lang] = _best_point(results_by_point, pages) if pages else pooled
+    choice["other"] = choice["en"]
+    return choice
+
+
+def _point_text(values: dict[str, float]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in values.items())
+
+
+def _language_figures(results: list[PageResult]) -> str:
+    summary = summarise(results)
+    return "  ".join(
+        f"{lang} F1 {summary[lang].f1:.3f} / body {summary[lang].body_f1:.3f} (n={summary[lang].pages})"
+        for lang in ("zh", "en", "all")
+        if lang in summary
+    )
+
+
 def cross_validate_default(folds, grid: dict[str, tuple[float, ...]] = DEFAULT_GRID):
     """Tune the default method's constants on each fold's training pages, score its held-out pages.
 
     A page's output under one grid point is the same in every fold, so every article page is extracted once per
     grid point and each fold chooses its point from its training pages' results: the same figures as tuning
-    inside each fold from scratch, at 1/k of the cost.
-    Yields printable lines: one per fold, then the pooled held-out F1 per set and language, then per language.
+    inside each fold from scratch, at 1/k of the cost. Two choices are reported: one point for all pages
+    ("pooled choice"), and one per language (`language_choice`, each held-out page scored at its language's
+    point).
+    Yields printable lines: one per fold, then per set and language, then per language.
     """
     folds = [
         (name, [i for i in train if i.page_type not in NOT_ARTICLE_TYPES],
@@ -489,24 +519,39 @@ def cross_validate_default(folds, grid: dict[str, tuple[float, ...]] = DEFAULT_G
     unique = {(i.dataset, i.stem): i for _, train, test in folds for i in train + test}
     points = _grid_points(grid)
     results_by_point = [_results_by_page(values, list(unique.values())) for values in points]
+    yield from cross_validation_report(folds, points, results_by_point)
+
+
+def cross_validation_report(folds, points: list[dict[str, float]],
+                            results_by_point: list[dict[tuple[str, str], PageResult]]) -> Iterator[str]:
+    """The lines of `cross_validate_default` from every page's results at every grid point (no extraction)."""
     pooled: list[PageResult] = []
+    per_language: list[PageResult] = []
+    language_lines = []
     for name, train, test in folds:
         chosen_index = _best_point(results_by_point, train)
-        values = points[chosen_index]
         results = [results_by_point[chosen_index][(i.dataset, i.stem)] for i in test]
         pooled.extend(results)
         summary = summarise(results)
-        chosen = ", ".join(f"{k}={v}" for k, v in values.items())
-        yield f"held out {name:<20} default ({chosen}) " + "  ".join(
+        yield f"held out {name:<20} default ({_point_text(points[chosen_index])}) " + "  ".join(
             f"{lang} F1 {summary[lang].f1:.3f} (n={summary[lang].pages})" for lang in ("zh", "en") if lang in summary
         )
+        choice = language_choice(results_by_point, train)
+        results = [results_by_point[choice[i.group]][(i.dataset, i.stem)] for i in test]
+        per_language.extend(results)
+        summary = summarise(results)
+        language_lines.append(f"held out {name:<20} per language: " + "; ".join(
+            f"{lang} ({_point_text(points[choice[lang]])}) F1 {summary[lang].f1:.3f} (n={summary[lang].pages})"
+            for lang in ("zh", "en")
+            if lang in summary
+        ))
+    yield from language_lines
     by_set = summarise(pooled, key=lambda r: f"{r.dataset} {r.lang}")
+    by_set_language = summarise(per_language, key=lambda r: f"{r.dataset} {r.lang}")
     for group, summary in sorted(by_set.items()):
         if group != "all" and group.split()[-1] in REPORTED_LANGUAGES:
-            yield f"pooled held-out {group:<28} F1 {summary.f1:.3f}  body F1 {summary.body_f1:.3f}  (n={summary.pages})"
-    summary = summarise(pooled)
-    yield "pooled held-out default      " + "  ".join(
-        f"{lang} F1 {summary[lang].f1:.3f} / body {summary[lang].body_f1:.3f} (n={summary[lang].pages})"
-        for lang in ("zh", "en", "all")
-        if lang in summary
-    )
+            other = by_set_language[group]
+            yield (f"pooled held-out {group:<28} F1 {summary.f1:.3f}  body F1 {summary.body_f1:.3f}  "
+                   f"per language F1 {other.f1:.3f}  body F1 {other.body_f1:.3f}  (n={summary.pages})")
+    yield "per-language choice, held-out default  " + _language_figures(per_language)
+    yield "pooled held-out default      " + _language_figures(pooled)

@@ -156,6 +156,44 @@ def test_cross_validation_chooses_per_fold_as_tuning_from_scratch(tmp_path: Path
         assert ", ".join(f"{k}={v}" for k, v in chosen.items()) in line
     assert lines[-1].startswith("pooled held-out default")
     assert "zh F1 1.000" in lines[-1] and "en F1 1.000" in lines[-1]
+    assert lines[-2].startswith("per-language choice")
+
+
+def _page(dataset: str, stem: str, lang: str) -> ev.PageItem:
+    return ev.PageItem(dataset, stem, Path(f"{stem}.html"), Path(f"{stem}.txt"), None, lang)
+
+
+def _scored(item: ev.PageItem, f1: float) -> ev.PageResult:
+    return ev.PageResult("newscorpus-default", item.dataset, item.stem, item.dataset, None, item.group, f1, f1, f1,
+                         f1, f1, f1, 0.1, 10, 10, body_f1=f1)
+
+
+def test_the_per_language_choice_takes_each_languages_best_point() -> None:
+    # two grid points: zh pages are best at the first, en pages at the second, and en pages outnumber zh pages,
+    # so one point for all pages is the second
+    zh = [_page("a", f"zh{n}", "zh") for n in range(2)]
+    en = [_page("b", f"en{n}", "en") for n in range(6)]
+    other = _page("b", "de0", "de")
+    f1 = {"zh": (1.0, 0.5), "en": (0.6, 1.0), "other": (0.2, 0.9)}
+    results_by_point = [{(i.dataset, i.stem): _scored(i, f1[i.group][point]) for i in zh + en + [other]}
+                        for point in (0, 1)]
+    train = zh[:1] + en[:3] + [other]
+    assert ev._best_point(results_by_point, train) == 1
+    assert ev.language_choice(results_by_point, train) == {"zh": 0, "en": 1, "other": 1}
+    # no zh training page: zh takes the choice over all training pages
+    assert ev.language_choice(results_by_point, en[:3])["zh"] == 1
+
+    folds = [("fold 1", train, zh[1:] + en[3:]), ("fold 2", zh[1:] + en[3:], train)]
+    points = [{"SIMILAR_FROM_SHARE": 0.0}, {"SIMILAR_FROM_SHARE": 0.2}]
+    lines = list(ev.cross_validation_report(folds, points, results_by_point))
+    assert lines[0] == ("held out fold 1               default (SIMILAR_FROM_SHARE=0.2) zh F1 0.500 (n=1)  "
+                        "en F1 1.000 (n=3)")
+    assert lines[2] == ("held out fold 1               per language: zh (SIMILAR_FROM_SHARE=0.0) F1 1.000 (n=1); "
+                        "en (SIMILAR_FROM_SHARE=0.2) F1 1.000 (n=3)")
+    assert lines[-2].startswith("per-language choice, held-out default  zh F1 1.000")
+    assert lines[-1].startswith("pooled held-out default      zh F1 0.500")
+    assert any(line.startswith("pooled held-out a zh") and "F1 0.500" in line and "per language F1 1.000" in line
+               for line in lines)
 
 
 def test_the_extraction_eval_loads_no_crawl_or_database_library():
@@ -171,3 +209,18 @@ def test_the_extraction_eval_loads_no_crawl_or_database_library():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_grid_point_holds_for_pages_of_every_language() -> None:
+    from newscorpus.core.extraction import default
+
+    seen = []
+
+    def system(html: bytes, url: str | None, lang: str | None) -> str:
+        seen.append((default.SIMILAR_FROM_SHARE, default.tuned_constants("zh")["SIMILAR_FROM_SHARE"]))
+        return ""
+
+    shipped = dict(default.LANGUAGE_CONSTANTS)
+    ev._with_constants({"SIMILAR_FROM_SHARE": 0.15}, system)(b"", None, "zh")
+    assert seen == [(0.15, 0.15)]
+    assert default.LANGUAGE_CONSTANTS == shipped

@@ -124,3 +124,24 @@ def test_paragraph_with_a_widget_class_of_its_own_is_kept() -> None:
 def test_arabic_and_devanagari_sentence_marks_count_as_punctuation() -> None:
     assert punctuation_ratio("قال الوزير، إن المشروع سيبدأ قريبا؟") > 0
     assert punctuation_ratio("यह एक वाक्य है।") > 0
+
+
+def test_the_tuned_constants_follow_the_language_of_the_page() -> None:
+    from newscorpus.core.extraction import default
+
+    def blocks(paragraphs: list[str]) -> list:
+        root = parse_html(_page("Story", "".join(f"<p>{p}</p>" for p in paragraphs)))
+        clean_tree(root)
+        return build_blocks(root)
+
+    assert default.page_language(blocks(ZH_PARAGRAPHS)) == "zh"
+    assert default.page_language(blocks(EN_PARAGRAPHS)) == "en"
+    module_values = {
+        "EXPAND_PROSE_SHARE": default.EXPAND_PROSE_SHARE,
+        "SIBLING_SHARE": default.SIBLING_SHARE,
+        "SIMILAR_FROM_SHARE": default.SIMILAR_FROM_SHARE,
+    }
+    assert default.tuned_constants("en") == module_values
+    assert default.tuned_constants(None) == module_values  # a language it cannot tell
+    assert default.tuned_constants("ru") == module_values  # a language without values of its own
+    assert default.tuned_constants("zh") == module_values | default.LANGUAGE_CONSTANTS["zh"]
