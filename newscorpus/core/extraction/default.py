@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from newscorpus.core.extraction.headline import find_headline, item_end
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, punctuation_ratio
-from newscorpus.core.text import HAN_UNIFIED, characters, detect_language
+from newscorpus.core.text import HAN_UNIFIED, SAMPLE_CHARS, characters, detect_language
 
 # Share of a prose block's value given to its grandparent (its parent gets all of it); readability's
 # 1/2 for the grandparent level.
@@ -113,8 +113,16 @@ def tuned_constants(language: str | None) -> dict[str, float]:
 
 
 def page_language(blocks: list[Block]) -> str | None:
-    """The language of the page's text (its blocks'), as `detect_language` tells it."""
-    return detect_language("\n".join(block.text for block in blocks if block.text))
+    """The language of the page's text (its blocks'), as `detect_language` tells it: only the blocks that fill
+    its sample are joined (it reads the first SAMPLE_CHARS characters), not the whole page's text."""
+    texts, size = [], 0
+    for block in blocks:
+        if block.text:
+            texts.append(block.text)
+            size += len(block.text) + 1
+            if size > SAMPLE_CHARS:  # the joined text (size - 1 characters) fills the sample
+                break
+    return detect_language("\n".join(texts))
 
 
 @dataclass
