@@ -52,30 +52,25 @@ def _add_setting_option(parser) -> None:
 
 
 def _config(args):
-    from newscorpus.crawl.stage_settings import RENAMED, setting_name
+    from dataclasses import fields
+
+    from newscorpus.crawl.stage_settings import RENAMED, STAGES, setting_name
     from newscorpus.stages.line_noise import config_from_settings
 
-    known = {setting_name("LINE_NOISE", field) for field in _line_noise_fields()}
+    field_names = [field.name for field in fields(STAGES["LINE_NOISE"])]
+    known = {setting_name("LINE_NOISE", name) for name in field_names}
     known |= {old for old, new in RENAMED.items() if new in known}
     values = {}
     for assignment in args.settings:
         name, equals, value = assignment.partition("=")
         if not equals or name not in known:
             raise CommandError(f"-s {assignment!r}: expected NEWSCORPUS_LINE_NOISE_<FIELD>=VALUE, FIELD one of "
-                               + ", ".join(sorted(field.upper() for field in _line_noise_fields())))
+                               + ", ".join(sorted(field.upper() for field in field_names)))
         values[name] = value
     try:
         return config_from_settings(values)
     except ValueError as error:
         raise CommandError(str(error)) from None
-
-
-def _line_noise_fields() -> list[str]:
-    from dataclasses import fields
-
-    from newscorpus.core.line_noise import LineNoiseConfig
-
-    return [field.name for field in fields(LineNoiseConfig)]
 
 
 def run_clean(args) -> int:
