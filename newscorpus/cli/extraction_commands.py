@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from newscorpus.cli.arguments import json_file, name_list, positive_int
+from newscorpus.cli.eval_output import anchor_not_installed, floors_exit_code
 from newscorpus.cli.groups import get_or_add_group
 from newscorpus.cli.main import CommandError
 from newscorpus.cli.terminal_progress import track
@@ -164,7 +165,7 @@ def run_eval(args: argparse.Namespace) -> int:
         try:
             system = load_anchor(name)
         except ImportError as error:
-            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+            raise anchor_not_installed(name, error) from error
         results = ev.run_system(name, system, track(items, name, "page"))
         all_results.extend(results)
         rows[name] = ev.summarise(results)
@@ -174,12 +175,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.jsonl:
         ev.write_jsonl(all_results, args.jsonl)
     if floors is not None:
-        failures = ev.check_floors(rows["newscorpus"], floors, ours)
-        for failure in failures:
-            print(f"FLOOR MISSED {failure}", file=sys.stderr)
-        if failures:
-            return 1
-        print("floors: all met")
+        return floors_exit_code(ev.check_floors(rows["newscorpus"], floors, ours))
     return 0
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from newscorpus.cli.arguments import json_file, name_list, positive_int
+from newscorpus.cli.eval_output import anchor_not_installed, floors_exit_code
 from newscorpus.cli.groups import get_or_add_group
 from newscorpus.cli.main import CommandError
 from newscorpus.cli.terminal_progress import track
@@ -47,7 +47,7 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
         try:
             systems[name] = SYSTEMS[name]()
         except ImportError as error:
-            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+            raise anchor_not_installed(name, error) from error
     all_scores, rows, sites = [], {}, {}
     for name, system in systems.items():
         scores = ev.run_system(name, system, track(items, name, "page"), sites)
@@ -64,10 +64,5 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
         for line in cross_validate(items, args.folds):
             print(line)
     if floors is not None:
-        failures = ev.check_floors(rows["newscorpus"], floors)
-        for failure in failures:
-            print(f"FLOOR MISSED {failure}", file=sys.stderr)
-        if failures:
-            return 1
-        print("floors: all met")
+        return floors_exit_code(ev.check_floors(rows["newscorpus"], floors))
     return 0

@@ -4,10 +4,10 @@ near-duplicate detection against the baselines on the labelled data (old names `
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from newscorpus.cli.arguments import json_file, limit, name_list
+from newscorpus.cli.eval_output import floors_exit_code
 from newscorpus.cli.groups import add_parsers, get_or_add_group
 
 BASELINE_NAMES = ("chunk-md5", "simhash-k3", "simhash-k7", "minhash-lsh")
@@ -92,10 +92,4 @@ def run_eval_near_duplicate(args: argparse.Namespace) -> int:
     if args.jsonl and outcome.stream_run is not None:
         write_decisions(Path(args.jsonl), outcome.stream_run, outcome.config, data)
     failures = check_floors(outcome.ours(), floors, outcome.series)
-    for failure in failures:
-        print(f"FLOOR MISSED {failure}", file=sys.stderr)
-    if failures:
-        return 1
-    if floors:
-        print("floors: all met")
-    return 0
+    return floors_exit_code(failures) if floors or failures else 0

@@ -7,6 +7,7 @@ import argparse
 
 from newscorpus.cli.arguments import name_list, positive_int
 from newscorpus.cli.database_options import add_database_options, open_database, site_names
+from newscorpus.cli.eval_output import anchor_not_installed
 from newscorpus.cli.groups import add_parsers, get_or_add_group
 from newscorpus.cli.main import CommandError
 
@@ -118,7 +119,7 @@ def run_eval_site_aware(args: argparse.Namespace) -> int:
         try:
             anchors[name] = load_anchor(name)
         except ImportError as error:
-            raise CommandError(f"anchor {name} is not installed (pip install 'newscorpus[eval]'): {error}") from error
+            raise anchor_not_installed(name, error) from error
     sites = sa.load_pages(sa.multi_page_sites(items, args.min_pages))
     if not sites:
         raise CommandError(f"no site with {args.min_pages} or more pages")
