@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from newscorpus.cli.arguments import json_file, name_list, positive_int
-from newscorpus.cli.eval_output import anchor_not_installed, floors_exit_code
+from newscorpus.cli.eval_output import floors_exit_code, load_anchors
 from newscorpus.cli.groups import get_or_add_group
 from newscorpus.cli.main import CommandError
 from newscorpus.cli.terminal_progress import track
@@ -147,25 +147,17 @@ def run_extract(args: argparse.Namespace) -> int:
 
 def run_eval(args: argparse.Namespace) -> int:
     from newscorpus.evaluation import extraction_eval as ev
-    from newscorpus.evaluation.anchors import ANCHORS, load_anchor
 
     try:
         items = ev.load_items(args.data_dirs)
     except ev.DatasetError as error:
         raise CommandError(str(error)) from error
-    anchors, floors = args.compare, args.floors
-    unknown = [name for name in anchors if name not in ANCHORS]
-    if unknown:
-        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
+    anchors, floors = load_anchors(args.compare), args.floors
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     all_results = ev.run_system("newscorpus", ev.newscorpus_system(args.method), track(items, "newscorpus", "page"))
     ours = list(all_results)
     rows = {"newscorpus": ev.summarise(ours)}
-    for name in anchors:
-        try:
-            system = load_anchor(name)
-        except ImportError as error:
-            raise anchor_not_installed(name, error) from error
+    for name, system in anchors.items():
         results = ev.run_system(name, system, track(items, name, "page"))
         all_results.extend(results)
         rows[name] = ev.summarise(results)

@@ -7,7 +7,7 @@ import argparse
 
 from newscorpus.cli.arguments import name_list, positive_int
 from newscorpus.cli.database_options import add_database_options, open_database, site_names
-from newscorpus.cli.eval_output import anchor_not_installed
+from newscorpus.cli.eval_output import load_anchors
 from newscorpus.cli.groups import add_parsers, get_or_add_group
 from newscorpus.cli.main import CommandError
 
@@ -102,7 +102,6 @@ def run_templates(args: argparse.Namespace) -> int:
 def run_eval_site_aware(args: argparse.Namespace) -> int:
     from newscorpus.evaluation import extraction_eval as ev
     from newscorpus.evaluation import site_aware_eval as sa
-    from newscorpus.evaluation.anchors import ANCHORS, load_anchor
 
     try:
         items = ev.load_items(args.data_dirs)
@@ -110,16 +109,7 @@ def run_eval_site_aware(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from error
     if args.speed is not None and args.speed < 1:
         raise CommandError(f"--speed ROUNDS must be at least 1, not {args.speed}")
-    names = args.compare
-    unknown = [name for name in names if name not in ANCHORS]
-    if unknown:
-        raise CommandError(f"unknown anchor(s) {unknown}; known: {sorted(ANCHORS)}")
-    anchors = {}
-    for name in names:
-        try:
-            anchors[name] = load_anchor(name)
-        except ImportError as error:
-            raise anchor_not_installed(name, error) from error
+    anchors = load_anchors(args.compare)
     sites = sa.load_pages(sa.multi_page_sites(items, args.min_pages))
     if not sites:
         raise CommandError(f"no site with {args.min_pages} or more pages")
