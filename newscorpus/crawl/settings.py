@@ -22,6 +22,11 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0   # Scrapy's recommended ceiling for being
 CONCURRENT_REQUESTS = 32
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
 DOWNLOAD_DELAY = 0.25
+# Scrapy starts this many asyncio tasks for every response's output, whatever it holds (scrapy.utils.asyncio.
+# _parallel_asyncio); a page gives one article or a list of links, so 100 (the default) only cost: 8 took
+# 1 ms of CPU and 18 MB of peak RSS off a 300-article demo crawl with every stage (benchmarks/crawl_rate.py,
+# 2026-11-24, BENCHMARKS.md issue 18), with pages/s unchanged; 2 slowed the near-duplicate stage's batching.
+CONCURRENT_ITEMS = 8
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024     # news pages are < 1 MB; 10 MB leaves room for inline-image pages
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024

@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import psycopg
 
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, prefers_as_canonical
@@ -82,18 +83,44 @@ def text_array_literal(values: Iterable[str | None]) -> str:
 SKETCH_CACHE_SIZE = 1024
 _sketches: OrderedDict[tuple, ShingleSketch] = OrderedDict()
 _sketches_lock = threading.Lock()
+# A sketch column is read as `array_send(sketch)` (the queries of store/sql/near_duplicate.sql that feed
+# row_features): Postgres's binary array format, one bytes object per row, where a bigint[] column became a list of
+# 256 Python ints per candidate row (the batch lookup returns up to 64 x 30 rows: 29 MB of a demo crawl's traced
+# peak, 2026-11-24) that was then copied into a tuple to look the cache up.
+_ARRAY_HEADER = np.dtype([("ndim", ">i4"), ("flags", ">i4"), ("element_type", ">u4")])
+_ARRAY_ELEMENT = np.dtype([("length", ">i4"), ("value", ">i8")])
+_BIGINT_OID = 20
 
 
-def cached_sketch(hashes: Sequence[int], shingle_count: int, token_count: int) -> ShingleSketch:
-    key = (tuple(hashes), shingle_count, token_count)
+def sketch_hashes(data: bytes) -> np.ndarray:
+    """The values of a bigint[] sent in Postgres's binary array format (`array_send`), as int64, in order."""
+    header = np.frombuffer(data, dtype=_ARRAY_HEADER, count=1)[0]
+    if header["ndim"] == 0:
+        return np.zeros(0, dtype=np.int64)
+    if header["ndim"] != 1 or header["element_type"] != _BIGINT_OID:
+        raise ValueError(f"a sketch is a one-dimensional bigint[], not ndim {header['ndim']} of type "
+                         f"{header['element_type']}")
+    count = int.from_bytes(data[12:16], "big", signed=True)
+    elements = np.frombuffer(data, dtype=_ARRAY_ELEMENT, count=count, offset=20)
+    if np.any(elements["length"] != 8):
+        raise ValueError("a sketch holds a NULL")
+    return elements["value"].astype(np.int64)
+
+
+def cached_sketch(data: bytes, shingle_count: int, token_count: int) -> ShingleSketch:
+    """The sketch of a row (its hashes as `array_send` gives them), one object per value while cached."""
+    key = (bytes(data), shingle_count, token_count)
     with _sketches_lock:
         sketch = _sketches.get(key)
-        if sketch is None:
-            sketch = _sketches[key] = ShingleSketch(*key)
-            if len(_sketches) > SKETCH_CACHE_SIZE:
-                _sketches.popitem(last=False)
-        else:
+        if sketch is not None:
             _sketches.move_to_end(key)
+            return sketch
+    sketch = ShingleSketch(tuple(sketch_hashes(key[0]).tolist()), shingle_count, token_count)
+    with _sketches_lock:
+        sketch = _sketches.setdefault(key, sketch)
+        _sketches.move_to_end(key)
+        if len(_sketches) > SKETCH_CACHE_SIZE:
+            _sketches.popitem(last=False)
         return sketch
 
 

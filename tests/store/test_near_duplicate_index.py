@@ -13,9 +13,11 @@ from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_index import (
     PostgresNearDuplicateIndex,
+    cached_sketch,
     list_clusters,
     number_array_literal,
     resolve_duplicates,
+    sketch_hashes,
     text_array_literal,
 )
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_article, record_articles
@@ -229,6 +231,19 @@ def test_array_literals_read_back_as_the_values(connection):
     assert connection.execute("SELECT %s::float8[]", (number_array_literal(scores),)).fetchone()[0] == scores
     assert connection.execute("SELECT %s::float8[]::real[] = %s::real[]",
                               (number_array_literal(scores), scores)).fetchone()[0]
+
+
+def test_a_sketch_sent_by_the_server_reads_back_as_its_values(connection):
+    for values in ([], [7], [-(2**63), -1, 0, 1, 2**63 - 1], list(range(-5_000_000_000, 5_000_000_000, 39_062_500))):
+        data = connection.execute("SELECT array_send(%s::bigint[])", (number_array_literal(values),)).fetchone()[0]
+        assert sketch_hashes(data).tolist() == values
+        sketch = cached_sketch(data, 1000, 900)
+        assert sketch.hashes == tuple(values) and (sketch.shingle_count, sketch.token_count) == (1000, 900)
+        assert cached_sketch(bytes(data), 1000, 900) is sketch  # one object per value
+    for wrong in ("ARRAY[1, NULL]::bigint[]", "ARRAY[1, 2]::integer[]", "ARRAY[[1], [2]]::bigint[]"):
+        data = connection.execute(f"SELECT array_send({wrong})").fetchone()[0]
+        with pytest.raises(ValueError):
+            sketch_hashes(data)
 
 
 def test_a_batch_writes_the_rows_postings_and_blocks_of_articles_recorded_one_by_one(connection):

@@ -44,8 +44,9 @@ ORDER BY shared DESC, p.id DESC
 LIMIT %(limit)s
 
 -- name: features
-SELECT id, url, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count, body_hash,
-       canonical_id, site_id, title_numbers
+-- The sketch as array_send gives it (near_duplicate_index.cached_sketch), as in every query row_features reads.
+SELECT id, url, language, keywords, title_keywords, simhash, array_send(sketch) AS sketch, shingle_count,
+       token_count, body_hash, canonical_id, site_id, title_numbers
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 
@@ -156,13 +157,17 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
--- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal).
-SELECT * FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
-                                              %(simhashes)s::bigint[], %(min_shared)s::integer[],
-                                              %(block_articles)s::integer[], %(block_keys)s::bigint[],
-                                              %(keyword_articles)s::integer[], %(keywords)s::text[],
-                                              %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
-                                              %(overlap)s, %(tau)s)
+-- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal); the sketch comes back
+-- as array_send gives it (near_duplicate_index.cached_sketch).
+SELECT role, article, id, url, exact, near, shared, source_hash, canonical_id, canonical_url, duplicate_method,
+       duplicate_score, has_members, language, keywords, title_keywords, simhash, array_send(sketch) AS sketch,
+       shingle_count, token_count, body_hash, site_id, title_numbers
+FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
+                                     %(simhashes)s::bigint[], %(min_shared)s::integer[],
+                                     %(block_articles)s::integer[], %(block_keys)s::bigint[],
+                                     %(keyword_articles)s::integer[], %(keywords)s::text[],
+                                     %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
+                                     %(overlap)s, %(tau)s)
 
 -- name: allocate_ids
 -- Ids for a batch's new articles, taken before they are decided: a later article of the batch can be linked to
@@ -172,8 +177,8 @@ SELECT nextval(pg_get_serial_sequence('near_duplicate_features', 'id')) FROM gen
 -- name: lock_roots
 -- The canonical articles a batch links to, row-locked in id order (a concurrent promotion of the same cluster
 -- waits; one that committed first shows as canonical_id NOT NULL: the caller follows it), with their features.
-SELECT id, url, canonical_id, language, keywords, title_keywords, simhash, sketch, shingle_count, token_count,
-       body_hash, site_id, title_numbers
+SELECT id, url, canonical_id, language, keywords, title_keywords, simhash, array_send(sketch) AS sketch,
+       shingle_count, token_count, body_hash, site_id, title_numbers
 FROM near_duplicate_features
 WHERE id = ANY (%(ids)s::bigint[])
 ORDER BY id
