@@ -117,3 +117,4 @@ FEED_EXPORT_ENCODING = "utf-8"
 LOG_FORMATTER = "newscorpus.crawl.log_formatter.UrlLogFormatter"   # an item is logged by its URL, never dumped
 LOG_LEVEL = os.environ.get("NEWSCORPUS_LOG_LEVEL", "INFO")
 TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False  # Scrapy 2.19's HTTP control endpoint, opened by every crawl: off, as telnet

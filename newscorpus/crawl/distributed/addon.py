@@ -5,7 +5,8 @@ Add-ons see the final settings (``-s NEWSCORPUS_REDIS_URL=...`` included) before
 
 from __future__ import annotations
 
-from newscorpus.crawl.distributed.worker import RunWorker
+# By its path: the worker (and redis with it) is imported only by a crawl that uses Redis.
+RUN_WORKER = "newscorpus.crawl.distributed.worker.RunWorker"
 
 
 class RedisFrontier:
@@ -16,4 +17,4 @@ class RedisFrontier:
         settings.set("DUPEFILTER_CLASS", "newscorpus.crawl.distributed.dupefilter.RunDupeFilter", priority="addon")
         settings.set("SCHEDULER_PERSIST", True, priority="addon")
         settings.set("REDIS_URL", settings.get("NEWSCORPUS_REDIS_URL"), priority="addon")
-        settings.set_in_component_priority_dict("EXTENSIONS", RunWorker, 10)
+        settings.set_in_component_priority_dict("EXTENSIONS", RUN_WORKER, 10)
