@@ -107,14 +107,17 @@ def _lookups(rows: list[dict], size: int) -> list[Lookup]:
     """Each batch article's stored row and candidates, from the batch lookup's rows (role "self": its own row)."""
     stored: dict[int, StoredArticle] = {}
     candidates: dict[int, list[Candidate]] = defaultdict(list)
+    features: dict[int, DocumentFeatures] = {}  # a candidate's features come on its first row only
     for row in rows:
         position = row["article"] - 1
         if row["role"] == "self":
             stored[position] = StoredArticle(row["id"], row["source_hash"], row["canonical_url"],
                                              row["duplicate_method"], row["duplicate_score"])
         else:
+            if row["has_features"]:
+                features[row["id"]] = row_features(row)
             candidates[position].append(Candidate(row["id"], row["exact"], row["near"], row["shared"],
-                                                  row["canonical_id"] or row["id"], row_features(row)))
+                                                  row["canonical_id"] or row["id"], features[row["id"]]))
     return [Lookup(stored.get(position), candidates[position]) for position in range(size)]
 
 

@@ -157,17 +157,32 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
--- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal); the sketch comes back
--- as array_send gives it (near_duplicate_index.cached_sketch).
+-- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal). A candidate's features
+-- come once per batch, on its first row (has_features), in the function's row order (WITH ORDINALITY): the batch's
+-- articles share most of their candidates (a site's recent articles), whose features were read up to 64 times
+-- over (~13 MB of Python objects per batch of the demo crawl, 2026-11-24); the sketch as array_send gives it
+-- (near_duplicate_index.cached_sketch).
 SELECT role, article, id, url, exact, near, shared, source_hash, canonical_id, canonical_url, duplicate_method,
-       duplicate_score, has_members, language, keywords, title_keywords, simhash, array_send(sketch) AS sketch,
-       shingle_count, token_count, body_hash, site_id, title_numbers
-FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
-                                     %(simhashes)s::bigint[], %(min_shared)s::integer[],
-                                     %(block_articles)s::integer[], %(block_keys)s::bigint[],
-                                     %(keyword_articles)s::integer[], %(keywords)s::text[],
-                                     %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
-                                     %(overlap)s, %(tau)s)
+       duplicate_score, has_members, has_features,
+       CASE WHEN has_features THEN language END AS language,
+       CASE WHEN has_features THEN keywords END AS keywords,
+       CASE WHEN has_features THEN title_keywords END AS title_keywords,
+       CASE WHEN has_features THEN simhash END AS simhash,
+       CASE WHEN has_features THEN array_send(sketch) END AS sketch,
+       CASE WHEN has_features THEN shingle_count END AS shingle_count,
+       CASE WHEN has_features THEN token_count END AS token_count,
+       CASE WHEN has_features THEN body_hash END AS body_hash,
+       CASE WHEN has_features THEN site_id END AS site_id,
+       CASE WHEN has_features THEN title_numbers END AS title_numbers
+FROM (SELECT found.*, role = 'self' OR row_number() OVER (PARTITION BY role, id ORDER BY ordinality) = 1
+                      AS has_features
+      FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
+                                           %(simhashes)s::bigint[], %(min_shared)s::integer[],
+                                           %(block_articles)s::integer[], %(block_keys)s::bigint[],
+                                           %(keyword_articles)s::integer[], %(keywords)s::text[],
+                                           %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
+                                           %(overlap)s, %(tau)s) WITH ORDINALITY AS found) AS numbered
+ORDER BY ordinality
 
 -- name: allocate_ids
 -- Ids for a batch's new articles, taken before they are decided: a later article of the batch can be linked to
