@@ -2,10 +2,11 @@
 prefix dictionary (newscorpus.core.jieba_trie).
 
 jieba keeps the prefix dictionary (~500k entries) in a marshal cache whose load costs ~1.3 s CPU per process
-(issue 18: ~4 ms a page over a 300-article crawl); a pickle of it loaded in ~0.27 s and still held ~69 MB per
-process. The trie loads in a few ms and maps ~5 MB of files shared by every process (figures in
-newscorpus.core.jieba_trie and BENCHMARKS.md). It is made from jieba's own prefix dictionary, once per jieba version
-and dictionary file, in the user's cache folder (not a shared temporary folder: what this user alone writes).
+(issue 18: ~4 ms a page over a 300-article crawl); a pickle of it loaded in ~0.25 s and still added ~71 MB to
+a process's peak RSS. The trie loads in ~3 ms and maps ~5 MB of files shared by every process (measured
+2026-11-24, BENCHMARKS.md "jieba's dictionary as a memory-mapped trie"). It is made from jieba's own prefix
+dictionary, once per jieba version and dictionary file, in the user's cache folder (not a shared temporary
+folder: what this user alone writes).
 Any problem with it (unreadable, damaged once rebuilt, marisa_trie missing): jieba's own loading, as before.
 Segmentation is unchanged: the same words and frequencies, jieba's own tokenizer (tests/core/test_jieba_trie.py).
 """

@@ -1,18 +1,19 @@
-"""jieba's prefix dictionary as a memory-mapped marisa trie: the same words and frequencies, a few MB and a few ms
-per process in place of a ~500k-entry dict (~69 MB RSS, ~0.27 s CPU to unpickle; issue 18, measured 2026-11-24).
+"""jieba's prefix dictionary as a memory-mapped marisa trie: the same words and frequencies for ~5 MB of mapped
+files and ~3 ms per process, in place of a ~500k-entry dict (+71 MB ru_maxrss and 0.20-0.25 s CPU per process from
+the pickle; measured 2026-11-24, BENCHMARKS.md, issue 18).
 
-The trie holds the dictionary's words (jieba's `FREQ` keys with a frequency > 0, and any zero-frequency word no
-other key extends); every other key of jieba's `FREQ` is a prefix of one of them, with frequency 0. Frequencies
-are a uint32 array indexed by the trie's key ids. Both files are made from jieba's own prefix dictionary
-(`Tokenizer.gen_pfdict`), so the tokenizer below answers every question jieba asks of `FREQ` as jieba would:
-`get_DAG` and `calc` are jieba's, with dictionary lookups done on the trie (one prefix walk per position), and
-`FREQ` is a read-only mapping over the trie for jieba's other uses (the HMM check of `__cut_DAG`, search mode).
-tests/core/test_jieba_trie.py compares the words with jieba's own on generated texts.
+The trie holds the dictionary's words: jieba's `FREQ` keys of frequency > 0. Every other key of jieba's `FREQ` (at
+frequency 0) is a prefix of one of them, or is kept in a short list of "zero keys" (none in jieba 0.42.1's
+dictionary). Each word's frequency and calc weight (log(frequency) - log(total)) are arrays indexed by the trie's
+key ids. Both files are made from jieba's own prefix dictionary (`Tokenizer.gen_pfdict`), so the tokenizer below
+answers every question jieba asks of `FREQ` as jieba would: `get_DAG` and `calc` are jieba's, with dictionary
+lookups done on the trie (one prefix walk per position), and `FREQ` is a read-only mapping over the trie for
+jieba's other uses (the HMM check of `__cut_DAG`, search mode). tests/core/test_jieba_trie.py compares them with
+jieba's own on generated texts.
 """
 
 from __future__ import annotations
 
-import logging
 import mmap
 import os
 import shutil
@@ -26,12 +27,18 @@ from typing import Any
 
 import marisa_trie
 
-logger = logging.getLogger(__name__)
-
 _HEADER = struct.Struct("<4sQQQQ")  # magic, jieba's total, words in the trie, longest word, bytes of zero keys
 _MAGIC = b"JBT2"
 WORDS_FILE = "words.marisa"
 VALUES_FILE = "values.bin"  # header, weights (float64), frequencies (uint32), zero-frequency keys (UTF-8 lines)
+
+
+def _encodable(text: str) -> str:
+    """`text` up to its first lone surrogate (a trie key is UTF-8; no dictionary word holds a surrogate)."""
+    for index, character in enumerate(text):
+        if "\ud800" <= character <= "\udfff":
+            return text[:index]
+    return text
 
 
 class TrieFrequencies(Mapping):
@@ -43,16 +50,22 @@ class TrieFrequencies(Mapping):
         self.zero_keys = zero_keys  # keys at frequency 0 that are no prefix of a word (none in jieba 0.42.1's)
         self._length: int | None = None
 
+    def _key_id(self, key: object) -> int | None:
+        try:
+            return self.trie.get(key) if isinstance(key, str) else None
+        except UnicodeEncodeError:  # a lone surrogate
+            return None
+
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):
             return False
-        if key:
+        if key and _encodable(key) == key:
             for _ in self.trie.iterkeys(key):  # a word starts with it (has_keys_with_prefix is deprecated)
                 return True
         return key in self.zero_keys
 
     def __getitem__(self, key: str) -> int:
-        key_id = self.trie.get(key) if isinstance(key, str) else None
+        key_id = self._key_id(key)
         if key_id is not None:
             return self.frequencies[key_id]
         if key in self:
@@ -60,7 +73,7 @@ class TrieFrequencies(Mapping):
         raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        key_id = self.trie.get(key) if isinstance(key, str) else None
+        key_id = self._key_id(key)
         if key_id is not None:
             return self.frequencies[key_id]
         return 0 if key in self else default
@@ -151,7 +164,11 @@ def _get_dag(self, sentence: str) -> dict[int, list[int]]:
     dag = _DAG()
     dag.edges = edges = {}
     for k in range(len(sentence)):
-        found = [(k - 1 + len(word), weights[key_id]) for word, key_id in prefixes(sentence[k : k + longest])]
+        try:
+            found = [(k - 1 + len(word), weights[key_id]) for word, key_id in prefixes(sentence[k : k + longest])]
+        except UnicodeEncodeError:  # a lone surrogate: the words end before it
+            window = _encodable(sentence[k : k + longest])
+            found = [(k - 1 + len(word), weights[key_id]) for word, key_id in prefixes(window)] if window else []
         if found:
             edges[k] = found
             dag[k] = [end for end, _ in found]
