@@ -1,19 +1,21 @@
-"""jieba, loaded once per process, its default dictionary read from a pickle of jieba's own prefix dictionary.
+"""jieba, loaded once per process, its default dictionary read from a memory-mapped trie made from jieba's own
+prefix dictionary (newscorpus.core.jieba_trie).
 
 jieba keeps the prefix dictionary (~500k entries) in a marshal cache whose load costs ~1.3 s CPU per process
-(issue 18: ~4 ms a page over a 300-article crawl); the same dictionary as a pickle loads in ~0.35 s (measured on
-the 2-core dev VM, 2026-11-24). The pickle is made from what jieba built itself, once per jieba version and
-dictionary file, in the user's cache folder (not a shared temporary folder: a pickle is only read from a place
-this user alone writes). Any problem with it: jieba's own loading, as before. Segmentation is unchanged (the same
-dictionary, the same tokenizer).
+(issue 18: ~4 ms a page over a 300-article crawl); a pickle of it loaded in ~0.25 s and still added ~71 MB to
+a process's peak RSS. The trie loads in ~3 ms and maps ~5 MB of files shared by every process (measured
+2026-11-24, BENCHMARKS.md "jieba's dictionary as a memory-mapped trie"). It is made from jieba's own prefix
+dictionary, once per jieba version and dictionary file, in the user's cache folder (not a shared temporary
+folder: what this user alone writes).
+Any problem with it (unreadable, damaged once rebuilt, marisa_trie missing): jieba's own loading, as before.
+Segmentation is unchanged: the same words and frequencies, jieba's own tokenizer (tests/core/test_jieba_trie.py).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import pickle
-import tempfile
+import shutil
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -27,36 +29,31 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "newscorpus"
 
 
-def dictionary_cache_file(jieba: ModuleType, suffix: str = ".pickle") -> Path:
+def dictionary_cache_file(jieba: ModuleType, suffix: str) -> Path:
     """A file made from jieba's default dictionary: its name changes with jieba's version and the dictionary."""
     dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
     stat = dictionary.stat()
     return cache_folder() / f"jieba-{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}{suffix}"
 
 
-def _load_pickled(jieba: ModuleType, path: Path) -> bool:
+def _install_trie(jieba: ModuleType) -> bool:
+    """Give jieba's default tokenizer the trie dictionary, made first if missing, made again once if unreadable."""
     try:
-        with path.open("rb") as file:
-            frequencies, total = pickle.load(file)
-    except (OSError, pickle.PickleError, EOFError, ValueError, TypeError):
+        from newscorpus.core import jieba_trie
+    except ImportError as error:  # marisa_trie not installed
+        logger.debug("no trie dictionary for jieba: %s", error)
         return False
-    tokenizer = jieba.dt
-    with tokenizer.lock:
-        if not tokenizer.initialized:
-            tokenizer.FREQ, tokenizer.total = frequencies, total
-            tokenizer.initialized = True
-    return True
-
-
-def _save_pickled(jieba: ModuleType, path: Path) -> None:
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(descriptor, "wb") as file:
-            pickle.dump((jieba.dt.FREQ, jieba.dt.total), file, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, path)
-    except OSError as error:  # a read-only home: jieba's own cache still works
-        logger.debug("could not write the jieba dictionary pickle %s: %s", path, error)
+    folder = dictionary_cache_file(jieba, ".trie")
+    for attempt in (1, 2):
+        try:
+            if not folder.is_dir():
+                jieba_trie.write(folder, *jieba.Tokenizer.gen_pfdict(jieba.dt.get_dict_file()))  # jieba's own
+            jieba_trie.install(jieba.dt, folder)
+            return True
+        except (OSError, ValueError, RuntimeError) as error:  # marisa raises RuntimeError on a file it cannot map
+            logger.debug("jieba trie dictionary %s unusable (attempt %d): %s", folder, attempt, error)
+            shutil.rmtree(folder, ignore_errors=True)
+    return False
 
 
 @cache
@@ -67,9 +64,6 @@ def jieba_module() -> ModuleType:
     jieba = import_jieba()  # its log at WARNING: no "Building prefix dict ..." on every command
     tokenizer = jieba.dt
     if not tokenizer.initialized and tokenizer.dictionary == jieba.DEFAULT_DICT:
-        path = dictionary_cache_file(jieba)
-        if not _load_pickled(jieba, path):
-            jieba.initialize()
-            _save_pickled(jieba, path)
-    jieba.initialize()  # nothing to do once loaded
+        _install_trie(jieba)
+    jieba.initialize()  # jieba's own loading when the trie could not be used; nothing to do once loaded
     return jieba

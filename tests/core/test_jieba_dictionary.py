@@ -1,5 +1,5 @@
-"""jieba's dictionary from our pickle (newscorpus.core.jieba_dictionary): the same dictionary and the same words
-as jieba's own loading; a damaged pickle falls back to jieba's loading and is written again."""
+"""jieba's dictionary from our trie (newscorpus.core.jieba_dictionary): the same dictionary and the same words
+as jieba's own loading; a damaged trie is made again; without a cache folder to write in, jieba's own loading."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from newscorpus.core.jieba_dictionary import dictionary_cache_file, jieba_module
 jieba = jieba_module()
 words = "/".join(jieba.cut(sys.argv[1]))
 digest = hashlib.sha1(pickle.dumps(sorted(jieba.dt.FREQ.items()))).hexdigest()
-print(dictionary_cache_file(jieba).is_file(), jieba.dt.total, digest, words)
+print(dictionary_cache_file(jieba, ".trie").is_dir(), type(jieba.dt.FREQ).__name__, jieba.dt.total, digest, words)
 """
 JIEBA_OWN = """
 import hashlib, logging, pickle, sys
@@ -24,7 +24,7 @@ jieba.setLogLevel(logging.WARNING)
 jieba.initialize()
 words = "/".join(jieba.cut(sys.argv[1]))
 digest = hashlib.sha1(pickle.dumps(sorted(jieba.dt.FREQ.items()))).hexdigest()
-print(True, jieba.dt.total, digest, words)
+print(jieba.dt.total, digest, words)
 """
 
 
@@ -36,13 +36,21 @@ def _run(script: str, cache_home) -> str:
     return result.stdout.strip()
 
 
-def test_pickled_dictionary_gives_jiebas_dictionary_and_words(tmp_path):
+def test_trie_dictionary_gives_jiebas_dictionary_and_words(tmp_path):
     own = _run(JIEBA_OWN, tmp_path)
-    first = _run(SCRIPT, tmp_path)  # jieba's loading, then the pickle written
-    second = _run(SCRIPT, tmp_path)  # from the pickle
-    assert first == second == own
-    pickles = list((tmp_path / "cache" / "newscorpus").glob("jieba-*.pickle"))
-    assert len(pickles) == 1
-    pickles[0].write_bytes(b"not a pickle")
-    assert _run(SCRIPT, tmp_path) == own  # damaged: jieba's own loading
-    assert pickles[0].read_bytes() != b"not a pickle"
+    first = _run(SCRIPT, tmp_path)  # the trie made from jieba's dictionary, then used
+    second = _run(SCRIPT, tmp_path)  # the trie read
+    assert first == second == f"True TrieFrequencies {own}"
+    tries = list((tmp_path / "cache" / "newscorpus").glob("jieba-*.trie"))
+    assert len(tries) == 1
+    values = tries[0] / "values.bin"
+    whole = values.read_bytes()
+    values.write_bytes(whole[:-4])
+    assert _run(SCRIPT, tmp_path) == first  # damaged: made again
+    assert values.read_bytes() == whole
+
+
+def test_without_a_writable_cache_folder_jiebas_own_loading(tmp_path):
+    own = _run(JIEBA_OWN, tmp_path)
+    (tmp_path / "cache").write_text("a file where the cache folder would be")
+    assert _run(SCRIPT, tmp_path) == f"False dict {own}"

@@ -1,0 +1,211 @@
+"""jieba's prefix dictionary as a memory-mapped marisa trie: the same words and frequencies for ~5 MB of mapped
+files and ~3 ms per process, in place of a ~500k-entry dict (+71 MB ru_maxrss and 0.20-0.25 s CPU per process from
+the pickle; measured 2026-11-24, BENCHMARKS.md, issue 18).
+
+The trie holds the dictionary's words: jieba's `FREQ` keys of frequency > 0. Every other key of jieba's `FREQ` (at
+frequency 0) is a prefix of one of them, or is kept in a short list of "zero keys" (none in jieba 0.42.1's
+dictionary). Each word's frequency and calc weight (log(frequency) - log(total)) are arrays indexed by the trie's
+key ids. Both files are made from jieba's own prefix dictionary (`Tokenizer.gen_pfdict`), so the tokenizer below
+answers every question jieba asks of `FREQ` as jieba would: `get_DAG` and `calc` are jieba's, with dictionary
+lookups done on the trie (one prefix walk per position), and `FREQ` is a read-only mapping over the trie for
+jieba's other uses (the HMM check of `__cut_DAG`, search mode). tests/core/test_jieba_trie.py compares them with
+jieba's own on generated texts.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import shutil
+import struct
+import tempfile
+from collections.abc import Iterator, Mapping
+from math import log
+from pathlib import Path
+from types import MethodType
+from typing import Any
+
+import marisa_trie
+
+_HEADER = struct.Struct("<4sQQQQ")  # magic, jieba's total, words in the trie, longest word, bytes of zero keys
+_MAGIC = b"JBT2"
+WORDS_FILE = "words.marisa"
+VALUES_FILE = "values.bin"  # header, weights (float64), frequencies (uint32), zero-frequency keys (UTF-8 lines)
+
+
+def _encodable(text: str) -> str:
+    """`text` up to its first lone surrogate (a trie key is UTF-8; no dictionary word holds a surrogate)."""
+    for index, character in enumerate(text):
+        if "\ud800" <= character <= "\udfff":
+            return text[:index]
+    return text
+
+
+class TrieFrequencies(Mapping):
+    """jieba's `FREQ` read from the trie: every word and every prefix of a word, a prefix alone at frequency 0."""
+
+    def __init__(self, trie: marisa_trie.Trie, frequencies: memoryview, zero_keys: frozenset[str]) -> None:
+        self.trie = trie
+        self.frequencies = frequencies
+        self.zero_keys = zero_keys  # keys at frequency 0 that are no prefix of a word (none in jieba 0.42.1's)
+        self._length: int | None = None
+
+    def _key_id(self, key: object) -> int | None:
+        try:
+            return self.trie.get(key) if isinstance(key, str) else None
+        except UnicodeEncodeError:  # a lone surrogate
+            return None
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        if key and _encodable(key) == key:
+            for _ in self.trie.iterkeys(key):  # a word starts with it (has_keys_with_prefix is deprecated)
+                return True
+        return key in self.zero_keys
+
+    def __getitem__(self, key: str) -> int:
+        key_id = self._key_id(key)
+        if key_id is not None:
+            return self.frequencies[key_id]
+        if key in self:
+            return 0
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        key_id = self._key_id(key)
+        if key_id is not None:
+            return self.frequencies[key_id]
+        return 0 if key in self else default
+
+    def __iter__(self) -> Iterator[str]:
+        seen: set[str] = set()
+        for word in self.trie.iterkeys():
+            for end in range(len(word), 0, -1):
+                prefix = word[:end]
+                if prefix in seen:
+                    break  # its shorter prefixes were given with it
+                seen.add(prefix)
+                yield prefix
+        yield from self.zero_keys
+
+    def __len__(self) -> int:
+        if self._length is None:
+            self._length = sum(1 for _ in self)
+        return self._length
+
+    def __setitem__(self, key: str, value: int) -> None:
+        raise TypeError("the trie dictionary is read-only (jieba.add_word needs jieba's own loading)")
+
+
+def write(folder: Path, frequencies: dict[str, int], total: int) -> None:
+    """The trie and value files of jieba's prefix dictionary `frequencies` (jieba's `FREQ`) into `folder`, made
+    aside and renamed into place (a folder another process put there first is kept)."""
+    words = [word for word, frequency in frequencies.items() if frequency > 0]
+    trie = marisa_trie.Trie(words)
+    covered = {word[:end] for word in words for end in range(1, len(word) + 1)}
+    zero_keys = "\n".join(sorted(key for key in frequencies if key not in covered)).encode()
+    ordered = [0] * len(trie)
+    for word in words:
+        ordered[trie[word]] = frequencies[word]
+    logtotal = log(total)
+    weights = [log(frequency) - logtotal for frequency in ordered]  # jieba's calc: log(FREQ[word]) - log(total)
+    folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=folder.name, suffix=".partial", dir=folder.parent))
+    try:
+        trie.save(str(partial / WORDS_FILE))
+        with open(partial / VALUES_FILE, "wb") as out:
+            out.write(_HEADER.pack(_MAGIC, total, len(ordered), max(map(len, words)), len(zero_keys)))
+            out.write(struct.pack(f"={len(ordered)}d", *weights))
+            out.write(struct.pack(f"={len(ordered)}I", *ordered))
+            out.write(zero_keys)
+        os.replace(partial, folder)
+    except OSError:
+        if not folder.is_dir():
+            raise
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def load(folder: Path) -> tuple[TrieFrequencies, memoryview, int, int]:
+    """(the `FREQ` mapping, the words' calc weights, jieba's total, the longest word's length) from `folder`,
+    both files memory-mapped."""
+    trie = marisa_trie.Trie()
+    trie.mmap(str(folder / WORDS_FILE))
+    with open(folder / VALUES_FILE, "rb") as file:
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    magic, total, count, longest, zero_bytes = _HEADER.unpack_from(mapped)
+    if magic != _MAGIC or count != len(trie) or len(mapped) != _HEADER.size + 12 * count + zero_bytes:
+        raise ValueError(f"{folder}: values do not match the trie")
+    view = memoryview(mapped)
+    weights = view[_HEADER.size : _HEADER.size + 8 * count].cast("d")
+    frequencies = view[_HEADER.size + 8 * count : _HEADER.size + 12 * count].cast("I")
+    zero_keys = frozenset(bytes(view[_HEADER.size + 12 * count :]).decode().split("\n")) - {""}
+    return TrieFrequencies(trie, frequencies, zero_keys), weights, total, longest
+
+
+class _DAG(dict):
+    """jieba's DAG (position -> ends of the words starting there), with each word's calc weight beside its end."""
+
+    __slots__ = ("edges",)
+
+
+# Whether jieba's DAG + calc take longer this way: over the 87,343 Chinese blocks of ../shared/data/dedup's zh bodies,
+# 1.47 s with jieba's dict, 1.55 s with the trie (median of 4, 2026-11-24, load ~1.3): one trie walk per position
+# (~0.9 s of it) in place of jieba's dict lookups per prefix, the weights read along with the words for calc.
+
+
+def _get_dag(self, sentence: str) -> dict[int, list[int]]:
+    """jieba's `Tokenizer.get_DAG`: the ends of the dictionary words starting at each position (the position
+    itself when none), found by one walk of the trie per position; the trie holds only words of frequency > 0."""
+    prefixes = self.FREQ.trie.iter_prefixes_with_ids
+    weights = self.trie_weights
+    longest = self.longest_word
+    dag = _DAG()
+    dag.edges = edges = {}
+    for k in range(len(sentence)):
+        try:
+            found = [(k - 1 + len(word), weights[key_id]) for word, key_id in prefixes(sentence[k : k + longest])]
+        except UnicodeEncodeError:  # a lone surrogate: the words end before it
+            window = _encodable(sentence[k : k + longest])
+            found = [(k - 1 + len(word), weights[key_id]) for word, key_id in prefixes(window)] if window else []
+        if found:
+            edges[k] = found
+            dag[k] = [end for end, _ in found]
+        else:
+            dag[k] = [k]
+    return dag
+
+
+def _calc(self, sentence: str, dag: dict[int, list[int]], route: dict[int, tuple[float, int]]) -> None:
+    """jieba's `Tokenizer.calc`: route[idx] = max((log(FREQ.get(word) or 1) - log(total) + route[end + 1][0], end))
+    over the words at idx, with log(FREQ[word]) - log(total) read from the stored weights (the same floats)."""
+    n = len(sentence)
+    route[n] = (0, 0)
+    logtotal = log(self.total)
+    edges = dag.edges if isinstance(dag, _DAG) else None
+    if edges is None:  # a DAG made elsewhere: jieba's own lookups
+        get = self.FREQ.get
+        for idx in range(n - 1, -1, -1):
+            route[idx] = max((log(get(sentence[idx : x + 1]) or 1) - logtotal + route[x + 1][0], x) for x in dag[idx])
+        return
+    for idx in range(n - 1, -1, -1):
+        found = edges.get(idx)
+        if found is None:  # no word starts here: the character alone, log(1) - log(total)
+            route[idx] = (-logtotal + route[idx + 1][0], idx)
+        elif len(found) == 1:
+            end, weight = found[0]
+            route[idx] = (weight + route[end + 1][0], end)
+        else:
+            route[idx] = max((weight + route[end + 1][0], end) for end, weight in found)
+
+
+def install(tokenizer: Any, folder: Path) -> None:
+    """Give a jieba `Tokenizer` the trie dictionary of `folder` (raises OSError or ValueError when unreadable)."""
+    frequencies, weights, total, longest = load(folder)
+    with tokenizer.lock:
+        tokenizer.FREQ, tokenizer.total = frequencies, total
+        tokenizer.trie_weights, tokenizer.longest_word = weights, longest
+        tokenizer.get_DAG = MethodType(_get_dag, tokenizer)
+        tokenizer.calc = MethodType(_calc, tokenizer)
+        tokenizer.initialized = True
