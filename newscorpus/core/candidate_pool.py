@@ -16,9 +16,6 @@ from newscorpus.core.shingle_sketch import resemblance
 if TYPE_CHECKING:
     from newscorpus.core.near_duplicate import DocumentFeatures
 
-PAD = np.iinfo(np.int64).max  # pads `own`'s rows: sorts after every sketch hash
-
-
 class CandidatePool:
     """Row i < len(olds) is olds[i] (the candidates judged, in their order; the same object may come twice), the
     last row is `new`. Members: the olds whose site is known."""
@@ -34,20 +31,17 @@ class CandidatePool:
         self.sizes = np.array([len(a) for a in arrays])
         self.flat = np.concatenate(arrays)
         self.owners = np.repeat(np.arange(len(self.rows)), self.sizes)
-        # holds[i, j]: row i holds new's j-th hash (new's hashes are sorted: a binary search of every row's hash).
+        # holds[i, j]: row i holds new's j-th hash; below[i, j]: row i's hashes that new does not hold and that are
+        # smaller than new's j-th hash. New's hashes are sorted: a binary search of every row's hash gives both.
         new_hashes = arrays[-1]
-        at = np.minimum(np.searchsorted(new_hashes, self.flat), max(0, len(new_hashes) - 1))
-        in_new = new_hashes[at] == self.flat if len(new_hashes) else np.zeros(len(self.flat), dtype=bool)
-        self.holds = np.zeros((len(self.rows), len(new_hashes)), dtype=bool)
-        self.holds[self.owners[in_new], at[in_new]] = True
-        # own[i]: row i's hashes that new does not hold, ascending, padded with PAD.
-        mine = ~in_new
-        before = np.cumsum(mine) - mine  # hashes of `mine` before each position
-        starts = np.cumsum(self.sizes) - self.sizes
-        own_index = (before - before[starts[self.owners]])[mine]  # the index in its row of `own`
-        width = int(np.bincount(self.owners[mine], minlength=len(self.rows)).max(initial=0))
-        self.own = np.full((len(self.rows), width), PAD, dtype=np.int64)
-        self.own[self.owners[mine], own_index] = self.flat[mine]
+        count = len(new_hashes)
+        at = np.searchsorted(new_hashes, self.flat)  # new's hashes smaller than it
+        in_new = new_hashes[np.minimum(at, count - 1)] == self.flat if count else np.zeros(len(at), dtype=bool)
+        holds = np.zeros(len(self.rows) * count, dtype=bool)
+        holds[(self.owners * count + at)[in_new]] = True
+        self.holds = holds.reshape(len(self.rows), count)
+        outside = np.bincount((self.owners * (count + 1) + at)[~in_new], minlength=len(self.rows) * (count + 1))
+        self.below = np.cumsum(outside.reshape(len(self.rows), count + 1)[:, :count], axis=1)
 
     def left_out(self) -> np.ndarray:
         """left_out[c, j]: new's j-th hash is held by one of olds[c]'s `others` (the members from old's or new's
@@ -75,15 +69,14 @@ class CandidatePool:
         product took ~0.6 ms of the 2.6 ms per article on the demo crawl's candidates (issue 18, 2026-11-24)."""
         order = np.argsort(self.flat, kind="stable")  # the rows are sorted runs: a merge, ~5x faster than quicksort
         ordered = self.flat[order]
-        first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
+        first = np.concatenate(([True], ordered[1:] != ordered[:-1]))[: len(ordered)]
         column = np.cumsum(first) - 1  # the distinct hash of each sorted position
-        held_by = np.bincount(column)
-        common = held_by[column] >= 2
-        position = np.cumsum(held_by >= 2) - 1
-        incidence = np.zeros((len(self.rows), int((held_by >= 2).sum())), dtype=bool)
-        incidence[self.owners[order][common], position[column[common]]] = True
-        bits = np.packbits(incidence, axis=1)
-        bits = np.pad(bits, ((0, 0), (0, -bits.shape[1] % 8))).view(np.uint64)
+        is_common = np.bincount(column) >= 2
+        common = is_common[column]
+        width = -(-int(is_common.sum()) // 64) * 64  # whole 64-bit words a row
+        incidence = np.zeros(len(self.rows) * width, dtype=bool)
+        incidence[self.owners[order[common]] * width + (np.cumsum(is_common) - 1)[column[common]]] = True
+        bits = np.packbits(incidence.reshape(len(self.rows), width), axis=1).view(np.uint64)
         shared = np.bitwise_count(bits[:, None, :] & bits[None, :, :]).sum(axis=2, dtype=np.int64)
         np.fill_diagonal(shared, self.sizes)
         return shared

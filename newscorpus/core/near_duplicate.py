@@ -275,7 +275,7 @@ def decide(
     olds = [old for _, old in judged]
     pool = CandidatePool(new, olds, config.simhash_distance, COPY_JACCARD)
     left_out = pool.left_out()
-    bodies = resemblances(new.sketch, [old.sketch for old in olds], pool.holds[:-1], pool.own[:-1], left_out)
+    bodies = resemblances(new.sketch, [old.sketch for old in olds], pool.holds[:-1], pool.below[:-1], left_out)
     title = frozenset(new.title_keywords)
     return NearDuplicateDecision([
         judge(cid, _pair_measures(new, old, body, site_text, title), config)
