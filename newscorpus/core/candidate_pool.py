@@ -66,9 +66,9 @@ class CandidatePool:
 
     def _shared(self) -> np.ndarray:
         """shared[i, j]: hashes rows i and j both hold (the diagonal: the row's own count), as bit rows ANDed and
-        popcounted: new's hashes (`holds`), then the other hashes two or more rows hold, found by sorting only the
-        hashes new does not hold (a third of them on the demo crawl's candidates). An int32 incidence product took
-        ~0.6 ms of the 2.6 ms per article there (issue 18, 2026-11-24)."""
+        popcounted: new's hashes (`holds`), then the other hashes two or more rows hold (found by a sort). The int32
+        incidence product this replaces took ~0.6 ms of decide's 2.6 ms per article on the demo crawl's candidates
+        (py-spy, issue 18, 2026-11-24)."""
         rows, count = self.holds.shape
         outside = self.flat[~self.in_new]
         order = np.argsort(outside, kind="stable")  # the rows are sorted runs: a merge, ~5x faster than quicksort

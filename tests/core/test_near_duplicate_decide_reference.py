@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from newscorpus.core.candidate_pool import CandidatePool
 from newscorpus.core.near_duplicate import (
     COPY_JACCARD,
     DocumentFeatures,
@@ -188,3 +189,11 @@ def test_decide_matches_the_pair_by_pair_reference(block):
         assert repr(got) == repr(expected), seed  # repr: floats bit for bit, and their types
         site_text_seen += sum(j.measures.site_text > 0 for j in got)
     assert site_text_seen  # the generated lists do exercise the site text
+
+
+def test_pool_shared_counts_are_the_sketches_intersections():
+    for seed in range(0, 480, 7):
+        new, candidates, _ = generated_case(seed)
+        pool = CandidatePool(new, [old for _, old in candidates], 3, COPY_JACCARD)
+        sets = [set(row.sketch.hashes) for row in pool.rows]
+        assert pool._shared().tolist() == [[len(a & b) for b in sets] for a in sets], seed
