@@ -2,7 +2,8 @@
 text, which of the new article's sketch hashes each candidate holds, and so the new article's text that other
 candidates from a pair's sites hold (`near_duplicate.decide` leaves it out of the pair's body measures). Asked
 pair by pair that is 900 pair checks and 30 set unions per article (30 candidates); here it comes from a few array
-operations over the candidates' sketches, with the same answers as `near_duplicate.near_copy` and the unions."""
+operations over the candidates' sketches, with the same answers as the pair checks and the unions it replaces
+(tests/core/test_near_duplicate_decide_reference.py keeps them as the reference)."""
 
 from __future__ import annotations
 
@@ -89,8 +90,9 @@ class CandidatePool:
         return shared
 
     def _copies(self, member: np.ndarray) -> np.ndarray:
-        """copies[i, j] = near_copy(rows[i], rows[j]) (near_duplicate.near_copy, the same three tests) for every
-        member row i; False in the other rows (never asked)."""
+        """copies[i, j]: rows[i] and rows[j] are copies of one text, for every member row i (False in the other
+        rows: never asked): row i has tokens and both have its body hash, or both fingerprints are within the simhash
+        bound, or they share copy_jaccard of their sketches (near_duplicate.COPY_JACCARD)."""
         rows, count = self.rows, len(self.rows)
         hash_ids: dict[str, int] = {}
         body = np.array([hash_ids.setdefault(r.body_hash, len(hash_ids)) for r in rows])

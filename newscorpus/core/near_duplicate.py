@@ -40,7 +40,6 @@ from newscorpus.core.shingle_sketch import (
     ShingleSketch,
     exact_body_hash,
     resemblance,
-    shared_hashes,
     sketch_body,
 )
 from newscorpus.core.simhash_fingerprint import body_fingerprint, hamming_distance
@@ -270,7 +269,8 @@ def decide(
 ) -> NearDuplicateDecision:
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
-    measures: for a pair from one site, and for a reprint elsewhere alike."""
+    measures: for a pair from one site, and for a reprint elsewhere alike. All pairs are measured at once from the
+    candidates' arrays (candidate_pool, resemblance_batch: issue 18), as `measure_pair` measures one."""
     judged = [(cid, old) for cid, old in candidates if old.lang == new.lang]
     olds = [old for _, old in judged]
     pool = CandidatePool(new, olds, config.simhash_distance, COPY_JACCARD)
@@ -282,23 +282,10 @@ def decide(
         for (cid, old), body, site_text in zip(judged, bodies, left_out.sum(axis=1).tolist(), strict=True)])
 
 
-def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: NearDuplicateConfig) -> bool:
-    """One article's copies (the exact hash, fingerprints within the simhash bound, or bodies sharing COPY_JACCARD
-    of their shingles), whose shared text says nothing about their site."""
-    if a.token_count and a.body_hash == b.body_hash:
-        return True
-    if a.simhash is not None and b.simhash is not None and hamming_distance(a.simhash, b.simhash) <= \
-            config.simhash_distance:
-        return True
-    shared = len(shared_hashes(a.sketch.hash_array, b.sketch.hash_array))  # an upper bound first: most pairs stop
-    if shared < COPY_JACCARD * min(len(a.sketch.hash_array), len(b.sketch.hash_array)):
-        return False
-    return resemblance(a.sketch, b.sketch).jaccard >= COPY_JACCARD
-
-
-# Two articles sharing this much are copies of one text: the dev set's light reprints (<= 5 % of tokens changed)
-# score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most 0.44
-# (evaluation/near_duplicate_series.py, 2026-11-24).
+# Two articles sharing this much are copies of one text, whose shared text says nothing about their site (as those
+# with one body hash or fingerprints within the simhash bound: candidate_pool.CandidatePool._copies): the dev set's
+# light reprints (<= 5 % of tokens changed) score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most
+# 0.44 (evaluation/near_duplicate_series.py, 2026-11-24).
 COPY_JACCARD = 0.8
 
 

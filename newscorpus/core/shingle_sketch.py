@@ -79,11 +79,6 @@ def _bottom_k_jaccard(first: np.ndarray, second: np.ndarray) -> float:
     return int(np.count_nonzero(both <= threshold)) / kept
 
 
-def shared_hashes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The hashes two sorted arrays of distinct hashes both hold, sorted."""
-    return np.intersect1d(a, b, assume_unique=True)
-
-
 def estimate_jaccard(a: ShingleSketch, b: ShingleSketch) -> float:
     """Share of the union's k smallest hashes present in both sketches."""
     return _bottom_k_jaccard(a.hash_array, b.hash_array)
