@@ -17,6 +17,7 @@ from newscorpus.core.shingle_sketch import resemblance
 if TYPE_CHECKING:
     from newscorpus.core.near_duplicate import DocumentFeatures
 
+
 class CandidatePool:
     """Row i < len(olds) is olds[i] (the candidates judged, in their order; the same object may come twice), the
     last row is `new`. Members: the olds whose site is known."""
