@@ -63,7 +63,9 @@ class CandidatePool:
         others &= identity[None, :] != identity[:, None]
         others &= ~copies[:count, count][None, :] & ~copies[:count, :count].T
         packed = np.packbits(self.holds[:count], axis=1)  # 8 of new's hashes a byte: the union is an OR of bytes
-        held = np.bitwise_or.reduce(np.where(others[:, :, None], packed[None, :, :], 0), axis=1)
+        held = np.zeros((count, packed.shape[1]), dtype=np.uint8)
+        for part in _parts(count, packed.size):
+            held[part] = np.bitwise_or.reduce(np.where(others[part, :, None], packed[None, :, :], 0), axis=1)
         return np.unpackbits(held, axis=1, count=self.holds.shape[1]).astype(bool)
 
     def _shared(self) -> np.ndarray:
@@ -86,7 +88,9 @@ class CandidatePool:
         owners = self.owners[~self.in_new][order[common]]
         incidence.reshape(-1)[owners * width + start + (np.cumsum(is_common) - 1)[column[common]]] = True
         bits = np.packbits(incidence, axis=1).view(np.uint64)
-        shared = np.bitwise_count(bits[:, None, :] & bits[None, :, :]).sum(axis=2, dtype=np.int64)
+        shared = np.zeros((rows, rows), dtype=np.int64)
+        for part in _parts(rows, bits.size):
+            shared[part] = np.bitwise_count(bits[part, None, :] & bits[None, :, :]).sum(axis=2, dtype=np.int64)
         np.fill_diagonal(shared, self.sizes)
         return shared
 
@@ -115,3 +119,14 @@ class CandidatePool:
             copies[i, j] = found[key]
         assert copies.shape == (count, count)
         return copies
+
+
+# Elements of a pairwise temporary (rows x rows x words) made at once: 30 candidates need ~30k; an article with
+# thousands of exact copies (a paywall notice's body) is done a slice of rows at a time, in ~32 MB of uint64.
+PAIRWISE_ELEMENTS = 1 << 22
+
+
+def _parts(rows: int, per_row: int) -> list[slice]:
+    """Slices of `rows` rows, each a pairwise temporary of at most PAIRWISE_ELEMENTS (`per_row` elements a row)."""
+    step = max(1, PAIRWISE_ELEMENTS // max(1, per_row))
+    return [slice(start, start + step) for start in range(0, rows, step)]

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from newscorpus.core import candidate_pool
 from newscorpus.core.candidate_pool import CandidatePool
 from newscorpus.core.near_duplicate import (
     COPY_JACCARD,
@@ -197,3 +198,11 @@ def test_pool_shared_counts_are_the_sketches_intersections():
         pool = CandidatePool(new, [old for _, old in candidates], 3, COPY_JACCARD)
         sets = [set(row.sketch.hashes) for row in pool.rows]
         assert pool._shared().tolist() == [[len(a & b) for b in sets] for a in sets], seed
+
+
+def test_decide_in_slices_of_rows_matches_the_reference(monkeypatch):
+    """Pairwise temporaries over many candidates are made a slice of rows at a time: here a row at a time."""
+    monkeypatch.setattr(candidate_pool, "PAIRWISE_ELEMENTS", 1)
+    for seed in range(0, 480, 11):
+        new, candidates, config = generated_case(seed)
+        assert repr(decide(new, candidates, config).judgements) == repr(ref_decide(new, candidates, config)), seed
