@@ -1,11 +1,13 @@
-"""One article's candidates compared with each other at once (issue 18): which pairs are copies of one text, and
-which of the new article's sketch hashes the other candidates hold. `near_duplicate.decide` asks both for every
-pair of candidates (30 candidates: 900 pairs per article); here they come from a few array operations over an
-incidence matrix of the sketches, with the same answers as `near_copy` and the set unions it replaces."""
+"""One article's candidates compared with each other and with it at once (issue 18): which pairs are copies of one
+text, which of the new article's sketch hashes each candidate holds, and so the new article's text that other
+candidates from a pair's sites hold (`near_duplicate.decide` leaves it out of the pair's body measures). Asked
+pair by pair that is 900 pair checks and 30 set unions per article (30 candidates); here it comes from a few array
+operations over the candidates' sketches, with the same answers as the pair checks and the unions it replaces
+(tests/core/test_near_duplicate_decide_reference.py keeps them as the reference)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,42 +19,86 @@ if TYPE_CHECKING:
 
 
 class CandidatePool:
-    """`members` and `new`: row i < len(members) is members[i], the last row is `new`."""
+    """Row i < len(olds) is olds[i] (the candidates judged, in their order; the same object may come twice), the
+    last row is `new`. Members: the olds whose site is known."""
 
-    def __init__(self, members: Sequence[DocumentFeatures], new: DocumentFeatures, simhash_distance: int,
+    def __init__(self, new: DocumentFeatures, olds: Sequence[DocumentFeatures], simhash_distance: int,
                  copy_jaccard: float):
-        self.members = list(members)
         self.new = new
-        rows = [*self.members, new]
-        arrays = [features.sketch.hash_array for features in rows]
-        owners = np.repeat(np.arange(len(rows)), [len(a) for a in arrays])
-        values, columns = np.unique(np.concatenate(arrays), return_inverse=True)
-        sizes = np.array([len(a) for a in arrays])
-        new_columns = columns[owners == len(self.members)]  # new's hashes, in new's (sorted) order
-        # Shared hashes of every pair, from the hashes two or more rows hold (most are one article's own): an
-        # integer product over those columns only (a float32 BLAS product over all ~7,000 took 6.7 ms wall on
-        # the loaded 2-core VM against 1.4 ms CPU: OpenBLAS's thread hand-offs).
-        held_by = np.bincount(columns, minlength=len(values))
-        common = np.flatnonzero(held_by >= 2)
-        position = np.full(len(values), -1)
-        position[common] = np.arange(len(common))
-        incidence = np.zeros((len(rows), len(common)), dtype=np.int32)
-        kept = position[columns] >= 0
-        incidence[owners[kept], position[columns[kept]]] = 1
-        self.shared = incidence @ incidence.T
-        np.fill_diagonal(self.shared, sizes)
-        # Which of new's hashes each member holds (a hash no other row holds: none).
-        new_positions = position[new_columns]
-        self.holds_new = np.zeros((len(self.members), len(new_columns)), dtype=bool)
-        if len(self.members):
-            shared_new = new_positions >= 0
-            self.holds_new[:, shared_new] = incidence[: len(self.members), new_positions[shared_new]] > 0
-        self.copies = self._copies(rows, sizes, simhash_distance, copy_jaccard)
+        self.olds = list(olds)
+        self.simhash_distance = simhash_distance
+        self.copy_jaccard = copy_jaccard
+        self.rows = [*self.olds, new]
+        arrays = [features.sketch.hash_array for features in self.rows]
+        self.sizes = np.array([len(a) for a in arrays])
+        self.flat = np.concatenate(arrays)
+        self.owners = np.repeat(np.arange(len(self.rows)), self.sizes)
+        # holds[i, j]: row i holds new's j-th hash; below[i, j]: row i's hashes that new does not hold and that are
+        # smaller than new's j-th hash. New's hashes are sorted: a binary search of every row's hash gives both.
+        new_hashes = arrays[-1]
+        count = len(new_hashes)
+        at = np.searchsorted(new_hashes, self.flat)  # new's hashes smaller than it
+        in_new = new_hashes[np.minimum(at, count - 1)] == self.flat if count else np.zeros(len(at), dtype=bool)
+        self.in_new = in_new
+        holds = np.zeros(len(self.rows) * count, dtype=bool)
+        holds[(self.owners * count + at)[in_new]] = True
+        self.holds = holds.reshape(len(self.rows), count)
+        outside = np.bincount((self.owners * (count + 1) + at)[~in_new], minlength=len(self.rows) * (count + 1))
+        self.below = np.cumsum(outside.reshape(len(self.rows), count + 1)[:, :count], axis=1)
 
-    def _copies(self, rows: list[DocumentFeatures], sizes: np.ndarray, simhash_distance: int,
-                copy_jaccard: float) -> np.ndarray:
-        """copies[i, j]: near_copy(rows[i], rows[j]) (near_duplicate.near_copy, the same three tests)."""
-        count = len(rows)
+    def left_out(self) -> np.ndarray:
+        """left_out[c, j]: new's j-th hash is held by one of olds[c]'s `others` (the members from old's or new's
+        site that are neither old itself nor a copy of either article): that site's text, not the pair's story."""
+        count = len(self.olds)
+        left_out = np.zeros((count, self.holds.shape[1]), dtype=bool)
+        member = np.array([features.site is not None for features in self.olds], dtype=bool)
+        if not member.any() or not left_out.size:
+            return left_out
+        copies = self._copies(member)
+        codes: dict = {}
+        site = np.array([codes.setdefault(f.site, len(codes)) if f.site is not None else -1 for f in self.olds])
+        new_site = codes.get(self.new.site, -2) if self.new.site is not None else -2
+        identity = np.array([id(features) for features in self.olds])
+        others = member[None, :] & ((site[None, :] == site[:, None]) | (site[None, :] == new_site))
+        others &= identity[None, :] != identity[:, None]
+        others &= ~copies[:count, count][None, :] & ~copies[:count, :count].T
+        packed = np.packbits(self.holds[:count], axis=1)  # 8 of new's hashes a byte: the union is an OR of bytes
+        held = np.zeros((count, packed.shape[1]), dtype=np.uint8)
+        for part in _parts(count, packed.size):
+            held[part] = np.bitwise_or.reduce(np.where(others[part, :, None], packed[None, :, :], 0), axis=1)
+        return np.unpackbits(held, axis=1, count=self.holds.shape[1]).astype(bool)
+
+    def _shared(self) -> np.ndarray:
+        """shared[i, j]: hashes rows i and j both hold (the diagonal: the row's own count), as bit rows ANDed and
+        popcounted: new's hashes (`holds`), then the other hashes two or more rows hold (found by a sort). The int32
+        incidence product this replaces took ~0.6 ms of decide's 2.6 ms per article on the demo crawl's candidates
+        (py-spy, issue 18, 2026-11-24)."""
+        rows, count = self.holds.shape
+        outside = self.flat[~self.in_new]
+        order = np.argsort(outside, kind="stable")  # the rows are sorted runs: a merge, ~5x faster than quicksort
+        ordered = outside[order]
+        first = np.concatenate(([True], ordered[1:] != ordered[:-1]))[: len(ordered)]
+        column = np.cumsum(first) - 1  # the distinct hash of each sorted position
+        is_common = np.bincount(column) >= 2
+        common = is_common[column]
+        start = -(-count // 64) * 64  # whole 64-bit words a row: new's hashes, then the common others
+        width = start + -(-int(is_common.sum()) // 64) * 64
+        incidence = np.zeros((rows, width), dtype=bool)
+        incidence[:, :count] = self.holds
+        owners = self.owners[~self.in_new][order[common]]
+        incidence.reshape(-1)[owners * width + start + (np.cumsum(is_common) - 1)[column[common]]] = True
+        bits = np.packbits(incidence, axis=1).view(np.uint64)
+        shared = np.zeros((rows, rows), dtype=np.int64)
+        for part in _parts(rows, bits.size):
+            shared[part] = np.bitwise_count(bits[part, None, :] & bits[None, :, :]).sum(axis=2, dtype=np.int64)
+        np.fill_diagonal(shared, self.sizes)
+        return shared
+
+    def _copies(self, member: np.ndarray) -> np.ndarray:
+        """copies[i, j]: rows[i] and rows[j] are copies of one text, for every member row i (False in the other
+        rows: never asked): row i has tokens and both have its body hash, or both fingerprints are within the simhash
+        bound, or they share copy_jaccard of their sketches (near_duplicate.COPY_JACCARD)."""
+        rows, count = self.rows, len(self.rows)
         hash_ids: dict[str, int] = {}
         body = np.array([hash_ids.setdefault(r.body_hash, len(hash_ids)) for r in rows])
         has_tokens = np.array([bool(r.token_count) for r in rows])
@@ -60,35 +106,27 @@ class CandidatePool:
         known = np.array([r.simhash is not None for r in rows])
         fingerprints = np.array([r.simhash if r.simhash is not None else 0 for r in rows], dtype=np.uint64)
         distance = np.bitwise_count(fingerprints[:, None] ^ fingerprints[None, :])
-        copies |= known[:, None] & known[None, :] & (distance <= simhash_distance)
-        passing = ~copies & (self.shared >= copy_jaccard * np.minimum(sizes[:, None], sizes[None, :]))
+        copies |= known[:, None] & known[None, :] & (distance <= self.simhash_distance)
+        asked = np.append(member, False)
+        copies &= asked[:, None]
+        passing = ~copies & asked[:, None] & (
+            self._shared() >= self.copy_jaccard * np.minimum(self.sizes[:, None], self.sizes[None, :]))
+        found: dict[tuple[int, int], bool] = {}  # the Jaccard estimate is symmetric: one resemblance a pair
         for i, j in zip(*np.nonzero(passing), strict=True):  # few: the pairs sharing most of their hashes
-            copies[i, j] = resemblance(rows[i].sketch, rows[j].sketch).jaccard >= copy_jaccard
+            key = (min(i, j), max(i, j))
+            if key not in found:
+                found[key] = resemblance(rows[i].sketch, rows[j].sketch).jaccard >= self.copy_jaccard
+            copies[i, j] = found[key]
         assert copies.shape == (count, count)
         return copies
 
-    def copy_of_new(self, member: int) -> bool:
-        return bool(self.copies[member, len(self.members)])
 
-    def site_text(self, others: Sequence[int]) -> np.ndarray:
-        """New's sketch hashes that any of the members `others` holds, sorted."""
-        if not others:
-            return self.new.sketch.hash_array[:0]
-        return self.new.sketch.hash_array[self.holds_new[list(others)].any(axis=0)]
+# Elements of a pairwise temporary (rows x rows x words) made at once: 30 candidates need ~30k; an article with
+# thousands of exact copies (a paywall notice's body) is done a slice of rows at a time, in ~32 MB of uint64.
+PAIRWISE_ELEMENTS = 1 << 22
 
-    def others(self, pool: Sequence[int], old: DocumentFeatures, old_row: int | None,
-               near_copy: Callable[[DocumentFeatures, DocumentFeatures], bool]) -> list[int]:
-        """The members of `pool` that are neither `old`, nor a copy of new, nor a copy of `old` (`old_row`: its
-        row, None when old is not a member: then `near_copy` is asked)."""
-        found = []
-        for member in pool:
-            features = self.members[member]
-            if features is old or self.copies[member, len(self.members)]:
-                continue
-            if old_row is not None:
-                if self.copies[member, old_row]:
-                    continue
-            elif near_copy(features, old):
-                continue
-            found.append(member)
-        return found
+
+def _parts(rows: int, per_row: int) -> list[slice]:
+    """Slices of `rows` rows, each a pairwise temporary of at most PAIRWISE_ELEMENTS (`per_row` elements a row)."""
+    step = max(1, PAIRWISE_ELEMENTS // max(1, per_row))
+    return [slice(start, start + step) for start in range(0, rows, step)]

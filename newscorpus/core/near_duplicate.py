@@ -34,7 +34,14 @@ from newscorpus.core.body_text import BodyText
 from newscorpus.core.candidate_pool import CandidatePool
 from newscorpus.core.config_checks import at_least, within
 from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_numbers
-from newscorpus.core.shingle_sketch import ShingleSketch, exact_body_hash, resemblance, shared_hashes, sketch_body
+from newscorpus.core.resemblance_batch import resemblances
+from newscorpus.core.shingle_sketch import (
+    Resemblance,
+    ShingleSketch,
+    exact_body_hash,
+    resemblance,
+    sketch_body,
+)
 from newscorpus.core.simhash_fingerprint import body_fingerprint, hamming_distance
 
 Method = Literal["exact", "simhash", "keywords"]
@@ -202,21 +209,34 @@ def measure_pair(new: DocumentFeatures, old: DocumentFeatures,
                  site_text: np.ndarray | frozenset[int] = frozenset()) -> PairMeasures:
     """The pair's measures; the body measures leave `site_text` out (sketch hashes of the older article's site's
     own text: see `decide`)."""
+    return _pair_measures(new, old, resemblance(new.sketch, old.sketch, site_text), len(site_text),
+                          frozenset(new.title_keywords))
+
+
+def _pair_measures(new: DocumentFeatures, old: DocumentFeatures, bodies: Resemblance, site_text: int,
+                   new_title: frozenset[str]) -> PairMeasures:
+    """`bodies`: the bodies compared without `site_text` of new's sketch hashes; `new_title`: new's title keywords
+    (a set made once per article in `decide`)."""
     distance = None
     if new.simhash is not None and old.simhash is not None:
         distance = hamming_distance(new.simhash, old.simhash)
-    bodies = resemblance(new.sketch, old.sketch, site_text)
+    if new.keywords and old.keywords:  # keyword_overlap's two measures from one intersection
+        shared = len(new.keywords & old.keywords)
+        overlap_min = shared / min(len(new.keywords), len(old.keywords))
+        overlap_jaccard = shared / (len(new.keywords) + len(old.keywords) - shared)  # |A ∪ B|
+    else:
+        overlap_min = overlap_jaccard = 0.0
     return PairMeasures(
         same_body_hash=bool(new.token_count) and new.body_hash == old.body_hash,
         simhash_distance=distance,
-        overlap_min=keyword_overlap(new.keywords, old.keywords, "min"),
-        overlap_jaccard=keyword_overlap(new.keywords, old.keywords, "jaccard"),
+        overlap_min=overlap_min,
+        overlap_jaccard=overlap_jaccard,
         body_containment=bodies.containment,
         body_jaccard=bodies.jaccard,
         body_cover=bodies.cover,
         same_site=new.site is not None and new.site == old.site,
-        site_text=len(site_text),
-        title_overlap=keyword_overlap(frozenset(new.title_keywords), frozenset(old.title_keywords), "min")
+        site_text=site_text,
+        title_overlap=keyword_overlap(new_title, frozenset(old.title_keywords), "min")
         if new.title_keywords and old.title_keywords else 1.0,
         same_title_numbers=new.title_numbers == old.title_numbers,
     )
@@ -249,42 +269,23 @@ def decide(
 ) -> NearDuplicateDecision:
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
-    measures: for a pair from one site, and for a reprint elsewhere alike."""
-    by_site: dict[Hashable, list[int]] = {}  # a site's candidates: their rows in `pool`
-    members: list[DocumentFeatures] = []
-    for _, old in candidates:
-        if old.site is not None and old.lang == new.lang:
-            by_site.setdefault(old.site, []).append(len(members))
-            members.append(old)
-    pool = CandidatePool(members, new, config.simhash_distance, COPY_JACCARD)
-    row_of = {id(features): row for row, features in enumerate(members)}
-    judgements = []
-    for cid, old in candidates:
-        if old.lang != new.lang:
-            continue
-        rows = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
-        others = pool.others(rows, old, row_of.get(id(old)), lambda o, b: near_copy(o, b, config))
-        judgements.append(judge(cid, measure_pair(new, old, pool.site_text(others)), config))
-    return NearDuplicateDecision(judgements)
+    measures: for a pair from one site, and for a reprint elsewhere alike. All pairs are measured at once from the
+    candidates' arrays (candidate_pool, resemblance_batch: issue 18), as `measure_pair` measures one."""
+    judged = [(cid, old) for cid, old in candidates if old.lang == new.lang]
+    olds = [old for _, old in judged]
+    pool = CandidatePool(new, olds, config.simhash_distance, COPY_JACCARD)
+    left_out = pool.left_out()
+    bodies = resemblances(new.sketch, [old.sketch for old in olds], pool.holds[:-1], pool.below[:-1], left_out)
+    title = frozenset(new.title_keywords)
+    return NearDuplicateDecision([
+        judge(cid, _pair_measures(new, old, body, site_text, title), config)
+        for (cid, old), body, site_text in zip(judged, bodies, left_out.sum(axis=1).tolist(), strict=True)])
 
 
-def near_copy(a: DocumentFeatures, b: DocumentFeatures, config: NearDuplicateConfig) -> bool:
-    """One article's copies (the exact hash, fingerprints within the simhash bound, or bodies sharing COPY_JACCARD
-    of their shingles), whose shared text says nothing about their site."""
-    if a.token_count and a.body_hash == b.body_hash:
-        return True
-    if a.simhash is not None and b.simhash is not None and hamming_distance(a.simhash, b.simhash) <= \
-            config.simhash_distance:
-        return True
-    shared = len(shared_hashes(a.sketch.hash_array, b.sketch.hash_array))  # an upper bound first: most pairs stop
-    if shared < COPY_JACCARD * min(len(a.sketch.hash_array), len(b.sketch.hash_array)):
-        return False
-    return resemblance(a.sketch, b.sketch).jaccard >= COPY_JACCARD
-
-
-# Two articles sharing this much are copies of one text: the dev set's light reprints (<= 5 % of tokens changed)
-# score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most 0.44
-# (evaluation/near_duplicate_series.py, 2026-11-24).
+# Two articles sharing this much are copies of one text, whose shared text says nothing about their site (as those
+# with one body hash or fingerprints within the simhash bound: candidate_pool.CandidatePool._copies): the dev set's
+# light reprints (<= 5 % of tokens changed) score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most
+# 0.44 (evaluation/near_duplicate_series.py, 2026-11-24).
 COPY_JACCARD = 0.8
 
 

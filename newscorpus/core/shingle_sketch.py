@@ -79,11 +79,6 @@ def _bottom_k_jaccard(first: np.ndarray, second: np.ndarray) -> float:
     return int(np.count_nonzero(both <= threshold)) / kept
 
 
-def shared_hashes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The hashes two sorted arrays of distinct hashes both hold, sorted."""
-    return np.intersect1d(a, b, assume_unique=True)
-
-
 def estimate_jaccard(a: ShingleSketch, b: ShingleSketch) -> float:
     """Share of the union's k smallest hashes present in both sketches."""
     return _bottom_k_jaccard(a.hash_array, b.hash_array)
@@ -122,9 +117,14 @@ def resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: np.ndarray | froz
     leave_out = as_hash_array(leave_out)
     if len(leave_out):
         first, second = _without(first, leave_out), _without(second, leave_out)
-    jaccard = _bottom_k_jaccard(first, second)
-    size_a = a.shingle_count * len(first) / max(1, len(a.hash_array))
-    size_b = b.shingle_count * len(second) / max(1, len(b.hash_array))
+    return resemblance_of(_bottom_k_jaccard(first, second), a, b, len(first), len(second))
+
+
+def resemblance_of(jaccard: float, a: ShingleSketch, b: ShingleSketch, kept_a: int, kept_b: int) -> Resemblance:
+    """The resemblance from the sketches' Jaccard estimate, `kept_a` and `kept_b` of their hashes left in (the
+    rest left out); shared by `resemblance` and the batch of resemblance_batch, so both give the same floats."""
+    size_a = a.shingle_count * kept_a / max(1, len(a.hash_array))
+    size_b = b.shingle_count * kept_b / max(1, len(b.hash_array))
     shared = jaccard / (1 + jaccard) * (size_a + size_b)  # J = |A∩B| / (|A| + |B| - |A∩B|)
     return Resemblance(jaccard, min(1.0, shared / max(1.0, min(size_a, size_b))),
                        min(1.0, shared / max(1.0, max(size_a, size_b))))
