@@ -104,9 +104,9 @@ def build_skeleton(element: etree._Element, max_nodes: int = MAX_NODES) -> Skele
     walk is the same skeleton at ~60% of the CPU of the budgeted one on the dev sets (issue 16, 2026-11-24)."""
     if not isinstance(element.tag, str):
         return _budgeted_skeleton(element, max_nodes)
-    # per open element: its children's skeletons, its own text pieces (its text, then its children's tails, read
-    # from the walk's own proxies), and how many element children the walk met
-    open_nodes: list[tuple[list[Skeleton], list[str], list[int]]] = [([], [], [0])]
+    # per open element: its children's skeletons and its own text pieces (its text, then its children's tails, read
+    # from the walk's own proxies)
+    open_nodes: list[tuple[list[Skeleton], list[str]]] = [([], [])]
     seen = 0
     for event, node in etree.iterwalk(element, events=("start", "end")):
         if not isinstance(node.tag, str):
@@ -115,16 +115,15 @@ def build_skeleton(element: etree._Element, max_nodes: int = MAX_NODES) -> Skele
             seen += 1
             if seen >= max_nodes:
                 return _budgeted_skeleton(element, max_nodes)
-            open_nodes.append(([], [node.text or ""], [0]))
+            open_nodes.append(([], [node.text or ""]))
         else:
-            children, parts, count = open_nodes.pop()
-            if count[0] != len(node):  # a child the walk does not show (a comment, a PI): read the tails anew
+            children, parts = open_nodes.pop()
+            if len(children) != len(node):  # a child the walk does not show (a comment, a PI): read the tails anew
                 parts = [node.text or "", *[child.tail or "" for child in node]]
             skeleton = _node_skeleton(node, children, "".join(parts))
-            siblings, parent_parts, parent_count = open_nodes[-1]
+            siblings, parent_parts = open_nodes[-1]
             siblings.append(skeleton)
             parent_parts.append(node.tail or "")
-            parent_count[0] += 1
     return open_nodes[0][0][0]
 
 
