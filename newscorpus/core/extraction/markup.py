@@ -21,7 +21,20 @@ DATE_NAMES = re.compile(r"date|publish|posted|pubtime|pub-time|pub_time|timestam
 # Links to an author's page on the site: /author/jane-roe, /blog/authors/jane-roe/, /contributors/jane-roe.
 AUTHOR_HREF = re.compile(r"^(?:https?://[^/]+)?(?:/[\w.-]+)*/(?:author|authors|autor|autores|writers?|contributors?|"
                          r"columnists?|reporters?|journalists?)/[\w%.\-]+/?(?:$|[?#])", re.IGNORECASE)
-_HREF_HINT = re.compile(r"author|autor|writer|contributor|columnist|reporter|journalist", re.IGNORECASE)
+_HREF_WORDS = ("author", "autor", "writer", "contributor", "columnist", "reporter", "journalist")
+_HREF_HINT = re.compile("|".join(_HREF_WORDS), re.IGNORECASE)
+_HREF_HINT_LOWER = re.compile("|".join(_HREF_WORDS))
+
+
+def _href_hint(href: str) -> bool:
+    """Whether _HREF_HINT matches: for an ASCII href (nearly all) the same answer from the plain pattern on its lower
+    case, ~5x faster than the case-insensitive alternation, which cost ~0.7 ms per page on the dev sets (every <a>
+    is asked; issue 16, 2026-11-24)."""
+    if href.isascii():
+        return _HREF_HINT_LOWER.search(href.lower()) is not None
+    return _HREF_HINT.search(href) is not None
+
+
 # JSON-LD: at most this many objects per page (a page with a huge product graph is not read past it).
 MAX_JSON_LD_OBJECTS = 200
 MAX_MARKED = 50  # class-marked elements kept per kind, in document order (the first ones are near the top)
@@ -55,11 +68,25 @@ _TOKEN_CACHE_SIZE = 100_000
 _token_marks: dict[str, int] = {}
 
 
+# A word every match of AUTHOR_NAMES / DATE_NAMES holds: a token holding none is not searched (most tokens; the
+# regex alternations were ~2% of extraction's CPU on the dev sets; issue 16, 2026-11-24).
+_AUTHOR_WORDS = ("author", "byline", "by-line", "writer", "creator", "reporter", "zuozhe", "journalist")
+_DATE_WORDS = ("date", "publish", "posted", "time", "fabu")
+
+
+def _may_name(lowered: str, words: tuple[str, ...]) -> bool:
+    for word in words:
+        if word in lowered:
+            return True
+    return False
+
+
 def _token_mark(token: str) -> int:
     mark = _token_marks.get(token)
     if mark is None:
         lowered = token.lower()
-        mark = (_AUTHOR if AUTHOR_NAMES.search(lowered) else 0) | (_DATE if DATE_NAMES.search(lowered) else 0)
+        mark = (_AUTHOR if _may_name(lowered, _AUTHOR_WORDS) and AUTHOR_NAMES.search(lowered) else 0) | \
+            (_DATE if _may_name(lowered, _DATE_WORDS) and DATE_NAMES.search(lowered) else 0)
         if len(_token_marks) >= _TOKEN_CACHE_SIZE:
             _token_marks.clear()
         _token_marks[token] = mark
@@ -104,7 +131,7 @@ def read_markup(root: etree._Element) -> PageMarkup:
                 if "author" in value.lower().split():
                     markup.rel_authors.append(element)
             elif name == "href" and tag == "a" and len(markup.author_links) < MAX_MARKED:
-                if _HREF_HINT.search(value) and AUTHOR_HREF.search(value):
+                if _href_hint(value) and AUTHOR_HREF.search(value):
                     markup.author_links.append(element)
         if mark and tag not in _SKIPPED_TAGS:
             if mark & _AUTHOR and len(author_marked) < MAX_MARKED:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from lxml import etree
 
@@ -41,6 +40,16 @@ PUNCTUATION = frozenset("。，！？；：、“”‘’「」『』《》（�
 _PUNCT_CLASS = "[" + re.escape("".join(sorted(PUNCTUATION))) + "]"
 PUNCT_RE = re.compile(_PUNCT_CLASS)
 _SPACES = re.compile(r"[ \t\r\f\v\u3000\u200b\ufeff]+")
+
+
+def _squash_spaces(text: str) -> str:
+    """`_SPACES.sub(" ", text)`, skipped where it would change nothing: no run of two spaces and none of the other
+    characters (~78% of block texts on the dev sets, where the regex took ~0.8 ms per page; the substring tests
+    cost a fifth of that; issue 16, 2026-11-24)."""
+    if ("  " in text or "\t" in text or "\r" in text or "\f" in text or "\v" in text or "\u3000" in text
+            or "\u200b" in text or "\ufeff" in text):
+        return _SPACES.sub(" ", text)
+    return text
 # Class/id words, as readability's positive/negative lists (arc90 readability.js, trimmed to names
 # that mean the same thing on every site). Inherited by descendants; the closest hint wins, except that a
 # negative hint is kept by everything inside it: a comment list's posts are often class "content" (the
@@ -67,7 +76,24 @@ POSITIVE_HINT = re.compile(r"article|body|content|entry|main|post|story|text|det
 # pages (2026-11-22: the two nbcnews.com pages, whose consent dialog holds a long cookie policy); the
 # other candidates measured then did not pay: hidden / display:none / aria-hidden="true" elements
 # (en -0.0001 to +0.0001, a few pages worse: some sites hide body text until a script shows it).
-_DIALOGS = etree.XPath("//*[@role='dialog' or @role='alertdialog' or @aria-modal='true']")
+# Found by a walk in Python: the XPath "//*[@role='dialog' or ...]" took ~0.6 ms per page on the dev sets, the walk
+# half of that (issue 16, 2026-11-24).
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
+
+def dialogs(root: etree._Element) -> list[etree._Element]:
+    """The document's elements (all of it, as "//" reads it, wherever `root` is) marked as a dialog, in document
+    order."""
+    return [element for element in document_element(root).iter(etree.Element)
+            if element.get("role") in _DIALOG_ROLES or element.get("aria-modal") == "true"]
+
+
+def document_element(element: etree._Element) -> etree._Element:
+    """The document's root element: "descendant-or-self::" from it finds what "//" finds, in far less CPU in libxml2
+    (a third for the e-mail fields and page_kind's queries on the dev sets; issue 16, 2026-11-24)."""
+    return element.getroottree().getroot()
+
+
 # E-mail sign-up boxes (newsletter, "get our stories in your inbox") are not the page's content; their one
 # sure mark is an e-mail input field, found in any markup (utility-CSS sites give no class hint). The box
 # is the largest ancestor of the field holding at most SIGNUP_BOX_MAX_CHARS non-space characters once
@@ -78,7 +104,8 @@ _DIALOGS = etree.XPath("//*[@role='dialog' or @role='alertdialog' or @aria-modal
 # teaser column (theverge.com). Middle of the 400-800 plateau chosen. Comment forms ("name, e-mail,
 # website") go too, which is no loss.
 SIGNUP_BOX_MAX_CHARS = 600
-_EMAIL_FIELDS = etree.XPath("//input[translate(@type, 'EMAIL', 'email') = 'email']")
+_EMAIL_FIELDS = etree.XPath("descendant-or-self::input[translate(@type, 'EMAIL', 'email') = 'email']")  # from
+# document_element
 # A <button> holds a label; one that holds paragraphs, headings or sections, or this much text, wraps page
 # content: a </button> met while a <div> opened inside the button is still open is ignored by libxml2, which
 # then nests the rest of the page, <main> included, inside the button (wcxb_train: 5 pages of one publishing
@@ -86,12 +113,12 @@ _EMAIL_FIELDS = etree.XPath("//input[translate(@type, 'EMAIL', 'email') = 'email
 # Labels and menus are short; 1000 characters leaves room for a menu dropped with its button. Only <button>:
 # a <textarea> holding much text holds escaped markup (1905.com), not page content.
 BUTTON_MAX_CHARS = 1000
-_BUTTONS = etree.XPath("//button")
 # The same for the other dropped elements that an unclosed start tag can make hold the page (a <select>, an
 # <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a container. Not the
 # text-count test: a <select> of 200 countries holds 2,000 characters of options.
-_NESTING_DROPS = etree.XPath("//select | //option | //object | //applet | //map | //video | //audio | //canvas"
-                             " | //picture | //embed")
+# Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
+# which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
+_NESTING_DROPS = ("select", "option", "object", "applet", "map", "video", "audio", "canvas", "picture", "embed")
 _HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
@@ -193,14 +220,14 @@ def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHA
 def clean_tree(root: etree._Element) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser): scripts, media and
     form controls, dialogs, and e-mail sign-up boxes."""
-    field_parents = [field.getparent() for field in _EMAIL_FIELDS(root)]
-    for button in [b for b in _BUTTONS(root) if _HOLDS_CONTENT(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
+    field_parents = [field.getparent() for field in _EMAIL_FIELDS(document_element(root))]
+    for button in [b for b in root.iter("button") if _HOLDS_CONTENT(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
         button.tag = "div"
-    for element in [e for e in _NESTING_DROPS(root) if _HOLDS_CONTENT(e)]:
+    for element in [e for e in root.iter(*_NESTING_DROPS) if _HOLDS_CONTENT(e)]:
         element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
-    for element in _DIALOGS(root) + [box for box in boxes if box is not None]:
+    for element in dialogs(root) + [box for box in boxes if box is not None]:
         if element.getparent() is not None:
             remove_keeping_tail(element)
 
@@ -209,21 +236,21 @@ def clean_tree(root: etree._Element) -> None:
 # (class strings of utility-CSS sites run to hundreds of characters; the two scans were a tenth of extraction's
 # CPU on wcxb_train). Words glued so that one starts inside another ("mainav") count once here; every page of
 # the seven dev sets gets the same extraction as with the two scans (2026-11-24).
-_HINT_WORDS = re.compile(f"(?P<negative>{NEGATIVE_HINT.pattern.lower()})|(?P<positive>{POSITIVE_HINT.pattern.lower()})")
+# One flat alternation (negative words first, as the two named groups it replaced) rather than two groups: the
+# regex engine then skips positions whose letter starts no word, ~27% less CPU per token (issue 16, 2026-11-24).
+# A match is negative exactly when it is a whole negative word: a negative word matching there would have won.
+_HINT_WORDS = re.compile(f"{NEGATIVE_HINT.pattern.lower()}|{POSITIVE_HINT.pattern.lower()}")
+_NEGATIVE_WORD = re.compile(NEGATIVE_HINT.pattern.lower())
 
 
-@lru_cache(maxsize=4096)
 def _own_hint(names: str) -> int:
-    """+1 / -1 from one element's class and id words, 0 when they say nothing (cached: sites repeat them)."""
-    negative = positive = False
-    for match in _HINT_WORDS.finditer(names.lower()):
-        if match.lastgroup == "negative":
-            negative = True
-        else:
-            positive = True
-        if negative and positive:
-            return 0
-    return -1 if negative else 1 if positive else 0
+    """+1 / -1 from one element's class and id words, 0 when they say nothing."""
+    return _hint_of(_names_flags(names))
+
+
+def _hint_of(flags: int) -> int:
+    negative, positive = flags & _NEGATIVE, flags & _POSITIVE
+    return 0 if negative and positive else -1 if negative else 1 if positive else 0
 
 
 # Comment sections (issue 15: never the body): a class or id token that names one (WordPress "comments-area",
@@ -235,22 +262,49 @@ COMMENT_TOKEN = re.compile(
 )
 
 
-@lru_cache(maxsize=4096)
 def names_comment(names: str) -> bool:
-    """Whether class/id words name a comment section (cached: sites repeat their class strings)."""
-    return any(map(COMMENT_TOKEN.match, names.split()))
+    """Whether class/id words name a comment section."""
+    return bool(_names_flags(names) & _COMMENT)
 
 
-# (own hint, names a comment section) per class+id string, shared across pages (sites repeat their class
-# strings); emptied when it reaches _MARKS_SIZE entries so a long crawl's memory stays bounded.
+# What one class/id token says: _HINT_WORDS' matches in it (negative, positive) and whether it names a comment
+# section. No hint word holds a space, so the matches in a whole class+id string are those of its tokens one by
+# one: the flags of a string are the union of its tokens' (cached per token, as sites and CSS frameworks share
+# tokens across class strings; per-string caching alone re-scanned every new combination of known tokens, a
+# third of this step's CPU on the dev sets, issue 16, 2026-11-24). Both caches are emptied at _MARKS_SIZE
+# entries so a long crawl's memory stays bounded.
+_NEGATIVE, _POSITIVE, _COMMENT = 1, 2, 4
 _MARKS_SIZE = 20_000
+_token_flags: dict[str, int] = {}
+# (own hint, names a comment section) per class+id string, shared across pages (sites repeat their class strings).
 _marks: dict[str, tuple[int, bool]] = {}
+
+
+def _token_flag(token: str) -> int:
+    flags = _token_flags.get(token)
+    if flags is None:
+        flags = _COMMENT if COMMENT_TOKEN.match(token) else 0
+        for match in _HINT_WORDS.finditer(token.lower()):
+            flags |= _NEGATIVE if _NEGATIVE_WORD.fullmatch(match.group()) else _POSITIVE
+        if len(_token_flags) >= _MARKS_SIZE:
+            _token_flags.clear()
+        _token_flags[token] = flags
+    return flags
+
+
+def _names_flags(names: str) -> int:
+    flags = 0
+    for token in names.split():
+        flag = _token_flags.get(token)
+        flags |= _token_flag(token) if flag is None else flag
+    return flags
 
 
 def _names_marks(names: str) -> tuple[int, bool]:
     if len(_marks) >= _MARKS_SIZE:
         _marks.clear()
-    marks = _marks[names] = (_own_hint(names), names_comment(names))
+    flags = _names_flags(names)
+    marks = _marks[names] = (_hint_of(flags), bool(flags & _COMMENT))
     return marks
 
 
@@ -344,7 +398,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 block.link_chars = 0
                 continue
         block.nbsp_count = raw.count("\xa0")
-        lines = [line.strip() for line in _SPACES.sub(" ", raw.replace("\xa0", " ")).split("\n")]
+        lines = [line.strip() for line in _squash_spaces(raw.replace("\xa0", " ")).split("\n")]
         block.text = "\n".join(line for line in lines if line)
         block.chars = len(block.text) - block.text.count(" ") - block.text.count("\n")
         block.punctuation = len(PUNCT_RE.findall(block.text)) if block.chars else 0

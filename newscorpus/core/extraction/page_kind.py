@@ -13,13 +13,16 @@ import re
 
 from lxml import etree
 
+from newscorpus.core.extraction.normalise import document_element
+
 # JSON-LD types that say "this page is one article" (schema.org Article and its subtypes used by news sites).
 _ARTICLE_LD = re.compile(
     r'"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|'
     r'OpinionNewsArticle|TechArticle|ScholarlyArticle|Report|LiveBlogPosting)"'
 )
-_OG_TYPES = etree.XPath("//meta[@property='og:type' or @name='og:type']/@content")
-_LD_SCRIPTS = etree.XPath("//script[@type='application/ld+json']/text()")
+# Asked from the document element (normalise.document_element: what "//" finds, for a third of the CPU).
+_OG_TYPES = etree.XPath("descendant-or-self::meta[@property='og:type' or @name='og:type']/@content")
+_LD_SCRIPTS = etree.XPath("descendant-or-self::script[@type='application/ld+json']/text()")
 
 # Thresholds from the dev sets (2026-11-24): over the 1,071 article pages and 118 wcxb_listing pages, region
 # share < 0.3 and page link share > 0.5 (with no article mark and no headline) flag 19 listing pages and no
@@ -32,9 +35,10 @@ MIN_LINK_SHARE = 0.5
 
 def article_marked(root: etree._Element) -> bool:
     """The page states that it is an article (og:type or JSON-LD); read before cleaning drops <head>/<script>."""
-    if any(str(value).strip().lower() == "article" for value in _OG_TYPES(root)):
+    document = document_element(root)
+    if any(str(value).strip().lower() == "article" for value in _OG_TYPES(document)):
         return True
-    return any(_ARTICLE_LD.search(str(text)) for text in _LD_SCRIPTS(root))
+    return any(_ARTICLE_LD.search(str(text)) for text in _LD_SCRIPTS(document))
 
 
 def is_listing(marked: bool, headline_found: bool, body_chars: int, total_chars: int, link_chars: int) -> bool:

@@ -59,9 +59,12 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
+_NOT_LETTERS = re.compile(r"[\W_]+")  # compiled once: key() runs for many lines of every page
+
+
 def key(text: str | None) -> str:
     """Letters and digits only, lower-cased and NFKC-normalised (typographic quotes and dashes ignored)."""
-    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text or "")).lower()
+    return _NOT_LETTERS.sub("", unicodedata.normalize("NFKC", text or "")).lower()
 
 
 def _words(text: str) -> set[str]:

@@ -1,0 +1,60 @@
+"""The CPU fast paths of issue 16 answer as the regexes they stand in for."""
+
+import importlib
+import re
+
+from newscorpus.core.extraction import markup, normalise
+
+# the package exports a function named line_kinds; the module is wanted here
+line_kinds = importlib.import_module("newscorpus.core.extraction.line_kinds")
+
+SAMPLES = [
+    "", " ", "post-author", "AUTHOR-box", "/authors/jane-roe/", "/autor/x", "Writer", "mainav", "main nav",
+    "comment-list comments-open", "sidebar article", "entry-content", "hljs language-py", "Code", "enlighter-x",
+    "syntaxhighlighter", "highlights", "\u212aode", "hlj\u017f", "J\u00f6URNALIST", "col-md-4 row", "reply_to",
+    "hot-news tags-list", "about-the-author", "read-more", "published-date", "entry-time", "time", "Time",
+    "a  b", "a\tb", "a\u3000 b", "a\u200bb", "\ufeffx", "x\xa0y", "one two", "pubtime",
+]
+
+
+def test_href_hint_matches_the_case_insensitive_regex():
+    for value in SAMPLES:
+        assert markup._href_hint(value) == bool(markup._HREF_HINT.search(value)), value
+
+
+def test_code_class_matches_the_regex():
+    for value in SAMPLES:
+        assert line_kinds._code_class(value) == bool(line_kinds._CODE_CLASS.search(value)), value
+
+
+def test_token_marks_match_the_regexes():
+    for value in SAMPLES:
+        lowered = value.lower()
+        expected = (markup._AUTHOR if markup.AUTHOR_NAMES.search(lowered) else 0) | (
+            markup._DATE if markup.DATE_NAMES.search(lowered) else 0)
+        markup._token_marks.clear()
+        assert markup._token_mark(value) == expected, value
+
+
+def _hint_by_groups(names: str) -> int:
+    """The whole-string scan with two named groups that the per-token flags replace."""
+    words = re.compile(f"(?P<negative>{normalise.NEGATIVE_HINT.pattern.lower()})|"
+                       f"(?P<positive>{normalise.POSITIVE_HINT.pattern.lower()})")
+    kinds = {match.lastgroup for match in words.finditer(names.lower())}
+    return 0 if len(kinds) == 2 else -1 if "negative" in kinds else 1 if kinds else 0
+
+
+def test_hints_per_token_match_the_whole_string_scan():
+    for first in SAMPLES:
+        for second in SAMPLES[:12]:
+            names = f"{first} {second}"
+            normalise._marks.clear()
+            normalise._token_flags.clear()
+            assert normalise._own_hint(names) == _hint_by_groups(names), names
+            comment = any(map(normalise.COMMENT_TOKEN.match, names.split()))
+            assert normalise.names_comment(names) == comment, names
+
+
+def test_squash_spaces_matches_the_regex():
+    for value in SAMPLES:
+        assert normalise._squash_spaces(value) == normalise._SPACES.sub(" ", value), value
