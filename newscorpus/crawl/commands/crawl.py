@@ -8,8 +8,9 @@ from __future__ import annotations
 import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from scrapy.utils.misc import load_object
 
-from newscorpus.crawl.database import DATABASE_UNAVAILABLE
+from newscorpus.crawl.database import DATABASE_UNAVAILABLE, CrawlDatabase
 from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
 from newscorpus.crawl.site_config import SiteConfigError
 from newscorpus.crawl.spiders.site import site_config_of
@@ -34,6 +35,7 @@ class Command(ScrapyCrawlCommand):
                 site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
                                self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
                 check_stage_settings(self.settings)
+                self.check_extensions()
                 self.check_database()
                 self.check_redis()
             except (SiteConfigError, SettingError, DatabaseError, RedisSettingError) as error:
@@ -51,6 +53,17 @@ class Command(ScrapyCrawlCommand):
     def _create_crawler(self, spidercls):
         self.crawler = super()._create_crawler(spidercls)
         return self.crawler
+
+    def check_extensions(self) -> None:
+        """The spider and every stage store through the database extension: an EXTENSIONS setting that leaves it
+        out (``-s EXTENSIONS='{...}'`` replaces the project's) is one line, not a traceback when the first stage
+        opens."""
+        enabled = {load_object(name) if isinstance(name, str) else name
+                   for name, priority in self.settings.get_component_priority_dict_with_base("EXTENSIONS").items()
+                   if priority is not None}
+        if CrawlDatabase not in enabled:
+            raise SettingError("EXTENSIONS: newscorpus.crawl.database.CrawlDatabase must stay enabled (the crawl "
+                               "stores every page through it); add it to the EXTENSIONS you set")
 
     def check_redis(self) -> None:
         url = self.settings.get("NEWSCORPUS_REDIS_URL")
