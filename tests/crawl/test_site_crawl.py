@@ -153,22 +153,17 @@ def test_adhoc_crawl_of_a_loopback_host_is_refused_unless_allowed(demo_site, dat
     assert sum(n for path, n in demo_site.requests.items()) == 0
 
 
-def test_extensions_without_the_database_extension_stop_the_crawl_with_one_line(demo_site, database_dsn, tmp_path):
+@pytest.mark.parametrize(("settings", "line"), [
+    ({"EXTENSIONS": '{"scrapy.extensions.corestats.CoreStats": 0}'},
+     "EXTENSIONS: newscorpus.crawl.database.CrawlDatabase must stay enabled"),
+    ({"NEWSCORPUS_REDIS_URL": "redis://:hunter2@127.0.0.1:1/0"},
+     "NEWSCORPUS_REDIS_URL: cannot reach Redis at redis://:***@127.0.0.1:1/0"),
+], ids=["extensions without the database extension", "unreachable redis"])
+def test_a_setting_the_crawl_cannot_use_stops_it_with_one_line(demo_site, database_dsn, tmp_path, settings, line):
     config = tmp_path / "demo.toml"
     config.write_text(demo_site.site_config_toml(), encoding="utf-8")
-    result = run_crawl(database_dsn, f"site={config}",
-                       settings={"EXTENSIONS": '{"scrapy.extensions.corestats.CoreStats": 0}'})
+    result = run_crawl(database_dsn, f"site={config}", settings=settings)
     assert result.returncode == 2
-    assert "EXTENSIONS: newscorpus.crawl.database.CrawlDatabase must stay enabled" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert line in result.stderr
+    assert "Traceback" not in result.stderr and "hunter2" not in result.stderr
     assert sum(demo_site.requests.values()) == 0
-
-
-def test_unreachable_redis_stops_the_crawl_with_a_clear_error(demo_site, database_dsn, tmp_path):
-    config = tmp_path / "demo.toml"
-    config.write_text(demo_site.site_config_toml(), encoding="utf-8")
-    result = run_crawl(database_dsn, f"site={config}",
-                       settings={"NEWSCORPUS_REDIS_URL": "redis://:hunter2@127.0.0.1:1/0"})
-    assert result.returncode == 2
-    assert "NEWSCORPUS_REDIS_URL: cannot reach Redis at redis://:***@127.0.0.1:1/0" in result.stderr
-    assert "hunter2" not in result.stderr
