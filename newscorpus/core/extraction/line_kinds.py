@@ -22,6 +22,8 @@ CODE_TAGS = frozenset({"pre", "code"})
 # Code highlighters that lay code out in divs or tables (SyntaxHighlighter, highlight.js, Prettify, Enlighter).
 _CODE_CLASS = re.compile(r"(?:^|\s)(?:syntaxhighlighter|highlight|hljs|prettyprint|enlighter\w*|code)(?:\s|$)",
                          re.IGNORECASE)
+# A word every alternative of _CODE_CLASS holds (tests/core/extraction/test_fast_paths.py checks it).
+_CODE_WORDS = ("code", "highlight", "hljs", "prettyprint", "enlighter")
 # A line whose block is at least this share anchor text is a line of links (the share where the default
 # method's link-density rules start to distrust a block: LISTING_LINK_SHARE of newscorpus.core.extraction).
 LINK_LINE_SHARE = 0.5
@@ -47,8 +49,7 @@ def _code_class(names: str | None) -> bool:
         return False
     if names.isascii():
         lowered = names.lower()
-        if not ("code" in lowered or "highlight" in lowered or "hljs" in lowered or "prettyprint" in lowered
-                or "enlighter" in lowered):
+        if not any(word in lowered for word in _CODE_WORDS):
             return False
     return _CODE_CLASS.search(names) is not None
 

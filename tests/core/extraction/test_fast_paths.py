@@ -17,6 +17,18 @@ SAMPLES = [
 ]
 
 
+def _alternatives(pattern: str) -> list[str]:
+    """The literal words of a regex alternation (anchors and `\\w*` tails dropped)."""
+    return [re.sub(r"\\w\*|[\^$]", "", part) for part in pattern.split("|")]
+
+
+def test_prefilter_words_cover_every_alternative_of_their_regex():
+    assert all(any(word in part for word in markup._DATE_WORDS) for part in _alternatives(markup.DATE_NAMES.pattern))
+    code = line_kinds._CODE_CLASS.pattern.split("(?:")[2].split(")")[0]  # the words between the space guards
+    assert all(any(word in part for word in line_kinds._CODE_WORDS) for part in _alternatives(code))
+    assert markup.AUTHOR_NAMES.pattern == "|".join(markup.AUTHOR_WORDS)  # no regex syntax: the words are its answer
+
+
 def test_href_hint_matches_the_case_insensitive_regex():
     for value in SAMPLES:
         assert markup._href_hint(value) == bool(markup._HREF_HINT.search(value)), value
