@@ -79,11 +79,6 @@ def _bottom_k_jaccard(first: np.ndarray, second: np.ndarray) -> float:
     return int(np.count_nonzero(both <= threshold)) / kept
 
 
-def estimate_jaccard(a: ShingleSketch, b: ShingleSketch) -> float:
-    """Share of the union's k smallest hashes present in both sketches."""
-    return _bottom_k_jaccard(a.hash_array, b.hash_array)
-
-
 @dataclass(frozen=True)
 class Resemblance:
     """Two bodies' shingle sets compared, from the Jaccard estimate and the set sizes."""
