@@ -53,6 +53,11 @@ class PageMarkup:
     author_links: list[etree._Element] = field(default_factory=list)  # <a href="/author/jane-roe">
     author_marked: list[etree._Element] = field(default_factory=list)
     date_marked: list[etree._Element] = field(default_factory=list)
+    # Read in the same walk for the steps after it (one walk fewer per page; issue 16, 2026-11-24): the elements
+    # marked as a dialog (normalise.dialogs, before cleaning: clean_tree skips those it has dropped since) and
+    # whether the page states it is an article (page_kind.article_marked).
+    dialogs: list[etree._Element] = field(default_factory=list)
+    article_marked: bool = False
 
     def first_meta(self, *names: str) -> str | None:
         for name in names:
@@ -105,6 +110,14 @@ def _class_mark(names: str) -> int:
     return mark
 
 
+# WAI-ARIA dialog roles (normalise.py says why dialogs are dropped).
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+# JSON-LD types that say "this page is one article" (schema.org Article and its subtypes used by news sites).
+ARTICLE_LD = re.compile(
+    r'"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|'
+    r'OpinionNewsArticle|TechArticle|ScholarlyArticle|Report|LiveBlogPosting)"'
+)
+
 _SKIPPED_TAGS = frozenset({"html", "body", "meta", "link", "head", "style", "noscript"})
 
 
@@ -121,6 +134,7 @@ def read_markup(root: etree._Element) -> PageMarkup:
         if not attributes:
             continue
         mark = 0
+        dialog = False
         for name, value in attributes:
             if name == "class":
                 mark |= _class_mark(value)
@@ -134,6 +148,12 @@ def read_markup(root: etree._Element) -> PageMarkup:
             elif name == "href" and tag == "a" and len(markup.author_links) < MAX_MARKED:
                 if _href_hint(value) and AUTHOR_HREF.search(value):
                     markup.author_links.append(element)
+            elif name == "role":
+                dialog = dialog or value in DIALOG_ROLES
+            elif name == "aria-modal":
+                dialog = dialog or value == "true"
+        if dialog:
+            markup.dialogs.append(element)
         if mark and tag not in _SKIPPED_TAGS:
             if mark & _AUTHOR and len(author_marked) < MAX_MARKED:
                 author_marked.append(element)
@@ -151,9 +171,14 @@ def _read_special(element: etree._Element, tag: str, markup: PageMarkup) -> None
         content = element.get("content")
         if key and content:
             markup.meta.setdefault(key, []).append(content)
+        if not markup.article_marked and "og:type" in (element.get("property"), element.get("name")):
+            markup.article_marked = (content or "").strip().lower() == "article"
     elif tag == "script":
-        if element.text and (element.get("type") or "").strip().lower() == "application/ld+json":
+        kind = element.get("type")
+        if element.text and (kind or "").strip().lower() == "application/ld+json":
             _read_json_ld(element.text, markup.json_ld)
+        if not markup.article_marked and kind == "application/ld+json":
+            markup.article_marked = any(ARTICLE_LD.search(str(text)) for text in element.xpath("text()"))
     elif tag == "time":
         markup.times.append(element)
     elif tag == "h1":
