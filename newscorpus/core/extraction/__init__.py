@@ -176,9 +176,9 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         text = html
     else:
         return PageFailure("not_html", None)
-    if not text.strip():
+    if not text or text.isspace():  # as `not text.strip()`, without copying the page
         return PageFailure("empty", encoding)
-    if "<" not in text[: _SNIFF_BYTES * 64]:
+    if text.find("<", 0, _SNIFF_BYTES * 64) < 0:
         return PageFailure("not_html", encoding)
     root = parse_html(text)
     if root is None:

@@ -159,7 +159,7 @@ class Block:
 def parse_html(text: str) -> etree._Element | None:
     """Parse decoded HTML, recovering broken markup. None when nothing parseable remains."""
     text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
-    if not text.strip():
+    if not text or text.isspace():  # as `not text.strip()`, without copying the page
         return None
     root = _parse(text)
     if root is not None and swallowing_title(root):  # an unclosed <title> took the page (repair.py)

@@ -256,3 +256,35 @@ def test_code_marks_cached_per_body_match_the_uncached_kinds():
         coded: dict[int, bool] = {}
         for index in range(len(blocks)):
             assert line_kinds._block_kind(blocks, index, coded) == line_kinds._block_kind(blocks, index), page
+
+
+def test_stopword_spellings_count_as_lower_casing_each_word():
+    from newscorpus.core import text
+
+    assert not [chr(c) for c in range(0xC0, 0x250) if chr(c).lower() != chr(c) and chr(c).lower().isascii()]
+    rng = random.Random(7)
+    words = sorted(text._ENGLISH_STOPWORDS) + ["İs", "ſaid", "Thé", "THE", "tHe", "theory", "À", "x"]
+    for _ in range(2000):
+        sample = " ".join("".join(c.upper() if rng.random() < 0.3 else c for c in rng.choice(words))
+                          for _ in range(rng.randint(0, 12)))
+        found = text._LATIN_WORD.findall(sample)
+        expected = sum(word.lower() in text._ENGLISH_STOPWORDS for word in found)
+        assert sum(map(text._STOPWORD_SPELLINGS.__contains__, found)) == expected, sample
+
+
+def test_shared_subtree_totals_give_what_each_step_computes_alone():
+    from newscorpus.core.extraction import default
+
+    for page in _pages(100):
+        root = parse_html(page)
+        clean_tree(root)
+        blocks = build_blocks(root)
+        values = [default.prose_value(block) for block in blocks]
+        for hint in (-1, 0, 1):
+            totals = default._subtree_totals(blocks, values, hint)
+            roots = [index for index in range(1, len(blocks)) if values[index]][:1] or [0]
+            expanded = default.expand_upwards(blocks, roots, values, hint, totals=totals)
+            assert expanded == default.expand_upwards(blocks, roots, values, hint)
+            roots = expanded
+            assert default.join_similar_siblings(blocks, roots, values, hint, totals) == \
+                default.join_similar_siblings(blocks, roots, values, hint)
