@@ -14,6 +14,7 @@ from lxml import etree
 
 from newscorpus.core.extraction.markup import DIALOG_ROLES
 from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
+from newscorpus.core.word_patterns import grouped_by_first_letter
 
 # Paper 000 §2.1 drop list plus select/button/svg/... (no article text). Not <form>: ASP.NET pages wrap
 # the whole page in one form (zh_web_content_69 has such pages).
@@ -248,20 +249,6 @@ def clean_tree(root: etree._Element, found_dialogs: list[etree._Element] | None 
 # The words are then grouped by their first letter (grouped_by_first_letter: the same matches, half the CPU).
 
 
-def grouped_by_first_letter(alternation: str) -> str:
-    """The same alternation of words ("comment|disqus|cookie|...", no groups inside) with the words that start with
-    one letter grouped under it ("c(?:omment|ookie)|d(?:isqus)"), in their order within each group. Every word that
-    can match at a position starts with the letter there, and their order is kept, so each match is the same; the
-    regex engine tries one group per position instead of every word: half the CPU for the class/id hints of the
-    dev sets (issue 16, 2026-11-24; tests/core/extraction/test_fast_paths.py compares the two)."""
-    groups: dict[str, list[str]] = {}
-    for word in alternation.split("|"):
-        if not word[:1].isalpha() or word[1:2] in ("?", "*", "+", "{") or "(" in word:
-            raise ValueError(f"not a plain word: {word!r}")
-        groups.setdefault(word[0], []).append(word[1:])
-    return "|".join(f"{letter}(?:{'|'.join(rests)})" for letter, rests in groups.items())
-
-
 _HINT_WORDS = re.compile(grouped_by_first_letter(f"{NEGATIVE_HINT.pattern.lower()}|{POSITIVE_HINT.pattern.lower()}"))
 _NEGATIVE_WORD = re.compile(NEGATIVE_HINT.pattern.lower())
 
@@ -429,7 +416,7 @@ def _finish(block: Block) -> None:
     this against the line-by-line form it replaces, issue 16, 2026-11-24)."""
     parts = block.parts
     raw = "".join(parts) if len(parts) != 1 else parts[0]
-    block.parts = []
+    parts.clear()  # the block's parts end empty, as before (emptied in place: no new list per block)
     if not raw:
         block.link_chars = 0
         return
