@@ -125,6 +125,7 @@ ARTICLE_LD = re.compile(
     r'OpinionNewsArticle|TechArticle|ScholarlyArticle|Report|LiveBlogPosting)"'
 )
 
+_READ_ATTRIBUTES = frozenset({"id", "itemprop", "rel", "href", "role", "aria-modal"})  # besides class, in read_markup
 _SKIPPED_TAGS = frozenset({"html", "body", "meta", "link", "head", "style", "noscript"})
 
 
@@ -145,6 +146,8 @@ def read_markup(root: etree._Element) -> PageMarkup:
         for name, value in attributes:
             if name == "class":
                 mark |= _class_mark(value)
+            elif name not in _READ_ATTRIBUTES:  # style, src, data-*, ...: one set test instead of the six below
+                continue
             elif name == "id":
                 mark |= _token_mark(value)
             elif name == "itemprop":

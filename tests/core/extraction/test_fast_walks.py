@@ -278,3 +278,14 @@ def test_shared_subtree_totals_give_what_each_step_computes_alone():
             roots = expanded
             assert default.join_similar_siblings(blocks, roots, values, hint, totals) == \
                 default.join_similar_siblings(blocks, roots, values, hint)
+
+
+def test_content_and_email_walks_answer_as_their_xpaths():
+    pages = _pages(150) + ["<html><body><button><div><p>x</p></div></button><select><option>a<h2>b</h2></option>"
+                           "</select><input type='eMaiL'><input type='EMAIL'><input type='e-mail'><input>"
+                           "</body></html>"]
+    for page in pages:
+        root = parse_html(page)
+        assert normalise.email_fields(root) == normalise._EMAIL_FIELDS(normalise.document_element(root)), page
+        for element in root.iter():
+            assert normalise.holds_content(element) == normalise._HOLDS_CONTENT(element), page
