@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
+from itertools import product
 
 # Scripts, as (first, last) code points. Regex classes are made from them with `characters`.
 HAN_UNIFIED = (0x4E00, 0x9FFF)  # CJK Unified Ideographs: the Han characters of everyday Chinese
@@ -80,11 +80,17 @@ def detect_language(text: str) -> str | None:
     return _english_or_none(sample)
 
 
+# Every spelling of the stopwords in upper and lower case letters: a word of _LATIN_WORD is one of them exactly when
+# its lower case is a stopword (no letter of its other ranges has an ASCII lower case; a test checks both), so each
+# word is one set lookup, without lower-casing (~25% less CPU than counting distinct words first; issue 16, 2026-11-24).
+_STOPWORD_SPELLINGS = frozenset(
+    "".join(letters) for word in _ENGLISH_STOPWORDS for letters in product(*((c, c.upper()) for c in word))
+)
+
+
 def _english_or_none(sample: str) -> str | None:
     words = _LATIN_WORD.findall(sample)
-    # each distinct word lower-cased and looked up once (the same count at ~half the CPU: a body repeats its words;
-    # issue 16, 2026-11-24)
-    stopwords = sum(count for word, count in Counter(words).items() if word.lower() in _ENGLISH_STOPWORDS)
+    stopwords = sum(map(_STOPWORD_SPELLINGS.__contains__, words))
     if words and stopwords / len(words) > MIN_STOPWORD_SHARE:
         return "en"
     return None

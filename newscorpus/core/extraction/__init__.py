@@ -11,8 +11,9 @@ from newscorpus.core.extraction import blocks as blocks_method
 from newscorpus.core.extraction import default as default_method
 from newscorpus.core.extraction import punctuation as punctuation_method
 from newscorpus.core.extraction.line_kinds import line_kinds
+from newscorpus.core.extraction.markup import read_markup
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata
-from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, document_element, parse_html
 from newscorpus.core.extraction.page_kind import article_marked, is_listing
 from newscorpus.core.text import detect_language
 
@@ -175,18 +176,22 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         text = html
     else:
         return PageFailure("not_html", None)
-    if not text.strip():
+    if not text or text.isspace():  # as `not text.strip()`, without copying the page
         return PageFailure("empty", encoding)
-    if "<" not in text[: _SNIFF_BYTES * 64]:
+    if text.find("<", 0, _SNIFF_BYTES * 64) < 0:
         return PageFailure("not_html", encoding)
     root = parse_html(text)
     if root is None:
         return PageFailure("not_html", encoding)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
-    head = head_metadata(root, url, html_text=text)
-    marked = article_marked(root)
-    clean_tree(root)
+    markup = read_markup(root)  # one walk for the head, the article mark and the dialogs that cleaning drops
+    head = head_metadata(root, url, html_text=text, markup=markup)
+    # read_markup walks from `root`, article_marked and dialogs from the document element: the same element after
+    # parse_html (checked here rather than assumed)
+    whole = root is document_element(root)
+    marked = markup.article_marked if whole else article_marked(root)
+    clean_tree(root, markup.dialogs if whole else None)
     blocks = build_blocks(root)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)

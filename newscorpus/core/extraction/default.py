@@ -195,7 +195,10 @@ def hint_dropped(blocks: list[Block], index: int, top_hint: int) -> bool:
     return not (block.tag == "p" and block.parent >= 0 and blocks[block.parent].hint >= 0)
 
 
-def _subtree_totals(blocks: list[Block], values: list[float], top_hint: int) -> tuple[list[float], list[float]]:
+SubtreeTotals = tuple[list[float], list[float]]  # what _subtree_totals returns
+
+
+def _subtree_totals(blocks: list[Block], values: list[float], top_hint: int) -> SubtreeTotals:
     """Per block: prose characters the trim would keep in its subtree, and all characters in it."""
     n = len(blocks)
     prose = [0.0] * n
@@ -239,7 +242,8 @@ def _similar_prose(blocks: list[Block], values: list[float], node: int, roots: l
 
 
 def expand_upwards(blocks: list[Block], roots: list[int], values: list[float], top_hint: int,
-                   items_page: bool = False, tuned: dict[str, float] | None = None) -> list[int]:
+                   items_page: bool = False, tuned: dict[str, float] | None = None,
+                   totals: SubtreeTotals | None = None) -> list[int]:
     """The ancestor of the roots (or the roots themselves) whose subtree best trades prose kept against other
     text taken along: gain = prose - alpha * other, alpha = EXPAND_PROSE_SHARE / (1 - EXPAND_PROSE_SHARE), so
     a climb pays when what it adds is at least that share prose. It looks past a step that adds only a heading
@@ -248,7 +252,7 @@ def expand_upwards(blocks: list[Block], roots: list[int], values: list[float], t
     prose, or on a page of repeated items (`items_page`). `tuned`: those constants' values for the page's
     language (`tuned_constants`; default: the module values)."""
     tuned = tuned or tuned_constants(None)
-    prose, total = _subtree_totals(blocks, values, top_hint)
+    prose, total = totals or _subtree_totals(blocks, values, top_hint)
     region_prose = sum(prose[r] for r in roots)
     region_total = sum(total[r] for r in roots)
     signatures = {_signature(blocks[i]) for r in roots for i in range(r, blocks[r].end) if values[i]}
@@ -280,7 +284,8 @@ def _children(blocks: list[Block], parent: int) -> list[int]:
     return children
 
 
-def join_similar_siblings(blocks: list[Block], roots: list[int], values: list[float], top_hint: int) -> list[int]:
+def join_similar_siblings(blocks: list[Block], roots: list[int], values: list[float], top_hint: int,
+                          totals: SubtreeTotals | None = None) -> list[int]:
     """Add the region's siblings, walking outwards from it, while each is a block of the region's own make
     (tag and class of a root or of one of its paragraphs) holding mostly such paragraphs; siblings without
     prose are passed over, any other prose stops the walk (readability's same-class sibling rule).
@@ -293,7 +298,7 @@ def join_similar_siblings(blocks: list[Block], roots: list[int], values: list[fl
     parent = blocks[roots[0]].parent
     if parent < 0:
         return roots
-    prose, _ = _subtree_totals(blocks, values, top_hint)
+    prose, _ = totals or _subtree_totals(blocks, values, top_hint)
     signatures = {_signature(blocks[i]) for r in roots for i in range(r, blocks[r].end) if values[i]}
     signatures |= {_signature(blocks[r]) for r in roots}
     children = _children(blocks, parent)
@@ -385,13 +390,13 @@ def _path(blocks: list[Block], index: int) -> list[tuple[str, str]]:
     return path
 
 
-def page_items(blocks: list[Block], top: int, values: list[float]) -> list[int]:
+def page_items(blocks: list[Block], top: int, values: list[float], totals: SubtreeTotals | None = None) -> list[int]:
     """The items of a page of repeated items (a blog's or forum's posts), in page order; [] on other pages.
 
     Items are blocks at the top candidate's depth whose tag and class, and their ancestors', equal the
     top's; the dev gold of such pages is the first post, and the longest post wins the scoring otherwise.
     """
-    prose, _ = _subtree_totals(blocks, values, blocks[top].hint)
+    prose, _ = totals or _subtree_totals(blocks, values, blocks[top].hint)
     head = blocks[top]
     path = _path(blocks, top)
     items = [
@@ -471,9 +476,18 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
     top = max(range(len(blocks)), key=scores.__getitem__)
     if scores[top] <= 0:
         return RegionChoice([], [], 0.0)
+    # _subtree_totals per top hint, as page_items, expand_upwards and join_similar_siblings ask it (the same values:
+    # the same answer; it was computed up to three times, ~0.1 ms per page on the dev sets; issue 16, 2026-11-24)
+    totals: dict[int, SubtreeTotals] = {}
+
+    def totals_for(hint: int) -> SubtreeTotals:
+        if hint not in totals:
+            totals[hint] = _subtree_totals(blocks, values, hint)
+        return totals[hint]
+
     items: list[int] = []
     if window is None:
-        items = page_items(blocks, top, values)
+        items = page_items(blocks, top, values, totals_for(blocks[top].hint))
         top = items[0] if items else top
     parent = blocks[top].parent
     roots = [top]
@@ -486,8 +500,8 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
                 roots.append(index)
             index = blocks[index].end
     top_hint = blocks[top].hint
-    roots = expand_upwards(blocks, roots, values, top_hint, bool(items), tuned)
-    roots = join_similar_siblings(blocks, roots, values, top_hint)
+    roots = expand_upwards(blocks, roots, values, top_hint, bool(items), tuned, totals_for(top_hint))
+    roots = join_similar_siblings(blocks, roots, values, top_hint, totals_for(top_hint))
     lines: list[str] = []
     keys = subtree_keys(blocks, roots)
     seen: set[int] = set()

@@ -53,6 +53,11 @@ class PageMarkup:
     author_links: list[etree._Element] = field(default_factory=list)  # <a href="/author/jane-roe">
     author_marked: list[etree._Element] = field(default_factory=list)
     date_marked: list[etree._Element] = field(default_factory=list)
+    # Read in the same walk for the steps after it (one walk fewer per page; issue 16, 2026-11-24): the elements
+    # marked as a dialog (normalise.dialogs, before cleaning: clean_tree skips those it has dropped since) and
+    # whether the page states it is an article (page_kind.article_marked).
+    dialogs: list[etree._Element] = field(default_factory=list)
+    article_marked: bool = False
 
     def first_meta(self, *names: str) -> str | None:
         for name in names:
@@ -94,17 +99,33 @@ def _token_mark(token: str) -> int:
     return mark
 
 
+# Any word a token needs for a mark: a class string holding none of them in lower case has no marked token, so it is
+# answered without splitting it (3 of 4 class strings on the dev sets hold none; the per-token path cost ~0.2 ms per
+# page there, this one ~0.14; tests/core/extraction/test_fast_paths.py checks it against the per-token marks).
+_MARK_WORDS = re.compile("|".join(AUTHOR_WORDS + _DATE_WORDS))
+
+
 def _class_mark(names: str) -> int:
     """Marks of a whole class attribute (cached as a whole too: a page repeats its class strings)."""
     mark = _token_marks.get(names)
     if mark is None:
         mark = 0
-        for token in names.split():
-            mark |= _token_mark(token)
+        if _MARK_WORDS.search(names.lower()):
+            for token in names.split():
+                mark |= _token_mark(token)
         _token_marks[names] = mark
     return mark
 
 
+# WAI-ARIA dialog roles (normalise.py says why dialogs are dropped).
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+# JSON-LD types that say "this page is one article" (schema.org Article and its subtypes used by news sites).
+ARTICLE_LD = re.compile(
+    r'"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|'
+    r'OpinionNewsArticle|TechArticle|ScholarlyArticle|Report|LiveBlogPosting)"'
+)
+
+_READ_ATTRIBUTES = frozenset({"id", "itemprop", "rel", "href", "role", "aria-modal"})  # besides class, in read_markup
 _SKIPPED_TAGS = frozenset({"html", "body", "meta", "link", "head", "style", "noscript"})
 
 
@@ -121,9 +142,12 @@ def read_markup(root: etree._Element) -> PageMarkup:
         if not attributes:
             continue
         mark = 0
+        dialog = False
         for name, value in attributes:
             if name == "class":
                 mark |= _class_mark(value)
+            elif name not in _READ_ATTRIBUTES:  # style, src, data-*, ...: one set test instead of the six below
+                continue
             elif name == "id":
                 mark |= _token_mark(value)
             elif name == "itemprop":
@@ -134,6 +158,12 @@ def read_markup(root: etree._Element) -> PageMarkup:
             elif name == "href" and tag == "a" and len(markup.author_links) < MAX_MARKED:
                 if _href_hint(value) and AUTHOR_HREF.search(value):
                     markup.author_links.append(element)
+            elif name == "role":
+                dialog = dialog or value in DIALOG_ROLES
+            elif name == "aria-modal":
+                dialog = dialog or value == "true"
+        if dialog:
+            markup.dialogs.append(element)
         if mark and tag not in _SKIPPED_TAGS:
             if mark & _AUTHOR and len(author_marked) < MAX_MARKED:
                 author_marked.append(element)
@@ -151,9 +181,14 @@ def _read_special(element: etree._Element, tag: str, markup: PageMarkup) -> None
         content = element.get("content")
         if key and content:
             markup.meta.setdefault(key, []).append(content)
+        if not markup.article_marked and "og:type" in (element.get("property"), element.get("name")):
+            markup.article_marked = (content or "").strip().lower() == "article"
     elif tag == "script":
-        if element.text and (element.get("type") or "").strip().lower() == "application/ld+json":
+        kind = element.get("type")
+        if element.text and (kind or "").strip().lower() == "application/ld+json":
             _read_json_ld(element.text, markup.json_ld)
+        if not markup.article_marked and kind == "application/ld+json":
+            markup.article_marked = any(ARTICLE_LD.search(str(text)) for text in element.xpath("text()"))
     elif tag == "time":
         markup.times.append(element)
     elif tag == "h1":

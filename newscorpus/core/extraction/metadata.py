@@ -15,7 +15,7 @@ from lxml import etree
 
 from newscorpus.core.extraction import bylines, date_sources, titles
 from newscorpus.core.extraction.dates import parse_date
-from newscorpus.core.extraction.markup import read_markup
+from newscorpus.core.extraction.markup import PageMarkup, read_markup
 
 # Byline lines are looked for from a few lines above the headline to this many lines below it (zh portals put
 # 来源/时间 right under the title; English bylines sit under the headline or its standfirst). Without a located
@@ -57,10 +57,12 @@ class Metadata:
 
 
 def head_metadata(root: etree._Element, url: str | None = None, today: date | None = None,
-                  html_text: str | None = None) -> Metadata:
+                  html_text: str | None = None, markup: PageMarkup | None = None) -> Metadata:
     """Read before the tree is cleaned (needs <head>, <script type=application/ld+json>, class names). `html_text`,
-    the decoded page, is kept for the last date fallback (htmldate) that byline_metadata may run."""
-    markup = read_markup(root)
+    the decoded page, is kept for the last date fallback (htmldate) that byline_metadata may run. `markup`:
+    `read_markup(root)` when the caller has read it already."""
+    if markup is None:
+        markup = read_markup(root)
     choice = titles.choose_title(markup, url)
     stated = [text for _, text in titles.stated_titles(markup)]
     result = Metadata(title=choice.title, site_name=choice.site_name, title_source=choice.source, url=url,

@@ -9,17 +9,11 @@ and the chosen region holds little of its non-link text.
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
+from newscorpus.core.extraction.markup import ARTICLE_LD
 from newscorpus.core.extraction.normalise import document_element
 
-# JSON-LD types that say "this page is one article" (schema.org Article and its subtypes used by news sites).
-_ARTICLE_LD = re.compile(
-    r'"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|'
-    r'OpinionNewsArticle|TechArticle|ScholarlyArticle|Report|LiveBlogPosting)"'
-)
 # Asked from the document element (normalise.document_element: what "//" finds, for a third of the CPU).
 _OG_TYPES = etree.XPath("descendant-or-self::meta[@property='og:type' or @name='og:type']/@content")
 _LD_SCRIPTS = etree.XPath("descendant-or-self::script[@type='application/ld+json']/text()")
@@ -34,11 +28,12 @@ MIN_LINK_SHARE = 0.5
 
 
 def article_marked(root: etree._Element) -> bool:
-    """The page states that it is an article (og:type or JSON-LD); read before cleaning drops <head>/<script>."""
+    """The page states that it is an article (og:type or JSON-LD); read before cleaning drops <head>/<script>.
+    `read_markup` answers the same in its walk (PageMarkup.article_marked), which extraction uses."""
     document = document_element(root)
     if any(str(value).strip().lower() == "article" for value in _OG_TYPES(document)):
         return True
-    return any(_ARTICLE_LD.search(str(text)) for text in _LD_SCRIPTS(document))
+    return any(ARTICLE_LD.search(str(text)) for text in _LD_SCRIPTS(document))
 
 
 def is_listing(marked: bool, headline_found: bool, body_chars: int, total_chars: int, link_chars: int) -> bool:
