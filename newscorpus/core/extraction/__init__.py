@@ -126,13 +126,15 @@ def extract(
     max_seconds: float = 5.0,
     max_bytes: int = MAX_PAGE_BYTES,
     model: blocks_method.BlockModel | None = None,
+    learned: object = True,
 ) -> Extraction:
     """Extract the article of one page. Never raises: failures come back with a `reason`.
 
-    `model` overrides the shipped block model (cross-validation passes a model fitted without the page).
+    `model` overrides the shipped block model (cross-validation passes a model fitted without the page); `learned`
+    the default method's learned block model (block_classifier.py: True the shipped one, False none, or a model).
     """
     try:
-        return _extract(html, url, content_type, method, max_seconds, max_bytes, model)
+        return _extract(html, url, content_type, method, max_seconds, max_bytes, model, learned)
     except Exception:  # noqa: BLE001 - the contract is "never raises"; log and report no body
         log.exception("extraction failed for %s", url)
         return Extraction.failure("no_body", method=method)
@@ -201,6 +203,7 @@ def _extract(
     max_seconds: float,
     max_bytes: int,
     model: blocks_method.BlockModel | None,
+    learned: object = True,
 ) -> Extraction:
     if method not in METHODS:
         raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
@@ -217,7 +220,7 @@ def _extract(
     elif method == "blocks":
         lines = blocks_method.select_blocks(blocks, model)
     else:
-        choice = default_method.choose_region(blocks, titles=head.titles)
+        choice = default_method.choose_region(blocks, titles=head.titles, learned=learned)
         lines = choice.lines
         headline_found = choice.headline is not None
     body = "\n".join(lines)
