@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
@@ -185,13 +186,9 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
     kept_prefix = [0, *accumulate(kept_chars)]
     body_chars = kept_prefix[-1]
     page_chars = prefix[-1] or 1
-    children_kept: dict[int, list[int]] = {}
-    first: dict[str, int] = {}
-    for index in indices:
-        entry = children_kept.setdefault(blocks[index].parent, [0, 0])
-        entry[0] += index in kept_set
-        entry[1] += 1
-        first.setdefault(blocks[index].text, index)
+    children = Counter(blocks[index].parent for index in indices)  # text blocks per parent, and kept ones
+    children_kept = Counter(blocks[index].parent for index in kept)
+    first = {blocks[index].text: index for index in reversed(indices)}  # each text's first block
     holders: dict[int, int] = {}  # ancestors-or-self of the roots -> height above the region's root
     for root in roots:
         height, node = 0, root
@@ -223,7 +220,6 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             node = blocks[node].parent
         previous = blocks[indices[position - 1]] if position else None
         following = blocks[indices[position + 1]] if position < last else None
-        siblings = children_kept[parent]
         text = block.text
         tag = block.tag
         rows[row] = (
@@ -254,7 +250,7 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             -1 if headline is None else float(index < headline),
             previous is not None and indices[position - 1] in kept_set,
             following is not None and indices[position + 1] in kept_set,
-            siblings[0] / siblings[1],
+            children_kept[parent] / children[parent],
             size / body_chars if body_chars else 0.0,
             body_share,
             zh,

@@ -151,7 +151,8 @@ def test_zh_pages_keep_the_rules_body():
         f"<p>第{n}段：市政府今天召开新闻发布会，介绍了今年城市交通改善计划的进展情况，新的公交线路将在下个月开通。</p>"
         for n in range(4)
     )
-    extra = "<div class='related'><p>另外，记者从交通部门了解到，地铁新线的建设工作也在按计划推进之中，预计明年完工。</p></div>"
+    extra = ("<div class='related'><p>另外，记者从交通部门了解到，地铁新线的建设工作也在按计划推进之中，"
+             "预计明年完工。</p></div>")
     blocks = _blocks(f"<html><body><article>{paragraphs}</article>{extra}</body></html>")
     always = _model([_leaf(1.0)], threshold=0.5)
     rules = choose_region(blocks, learned=False).lines
