@@ -69,7 +69,7 @@ def page_rows(html: bytes, gold: str, url: str | None = None) -> PageRows | None
             text = blocks[indices[row]].text
             labels[row] = text not in texts
             texts.add(text)
-    positions = block_classifier.open_positions(blocks, indices, choice.kept, comments)
+    positions = block_classifier.open_positions(blocks, indices, choice.kept, comments, choice.headline)
     return PageRows(rows[positions], labels[positions], np.array([tokens[indices[p]] for p in positions]))
 
 

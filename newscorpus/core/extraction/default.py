@@ -133,6 +133,7 @@ class RegionChoice:
     score: float
     headline: int | None = None
     kept: list[int] = field(default_factory=list)  # the blocks whose lines are `lines`, in document order
+    rules_lines: list[str] | None = None  # the rules' lines when the learned model added to them (else `lines`)
 
 
 def prose_value(block: Block, max_ratio: float = PAPER_MAX_RATIO) -> float:
@@ -541,7 +542,7 @@ def choose_region(
     kept = sorted({*choice.kept, *added})
     lines = [line for index in kept for line in blocks[index].text.split("\n")
              if keep_line(line, blocks[index], max_ratio)]
-    return RegionChoice(choice.roots, lines, choice.score, choice.headline, kept)
+    return RegionChoice(choice.roots, lines, choice.score, choice.headline, kept, choice.lines)
 
 
 def _rules_region(blocks: list[Block], max_ratio: float, titles: tuple[str, ...],
