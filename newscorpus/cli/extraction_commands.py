@@ -81,6 +81,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument(
         "--no-fit", action="store_true", help="do not fit or write the block model (cross-validate only)"
     )
+    train.add_argument(
+        "--block-model",
+        metavar="PATH",
+        nargs="?",
+        const="",
+        help="fit the default method's learned block model on the data and write it (default: the one shipped in "
+        "the package); needs LightGBM (the eval extra)",
+    )
     train.set_defaults(func=run_train)
 
 
@@ -186,9 +194,14 @@ def run_train(args: argparse.Namespace) -> int:
         print(
             f"wrote {path}: train F1 blocks {model['fit']['blocks_f1']:.3f}, punctuation p={model['punctuation_p']:.3f}"
         )
+    if args.block_model is not None:
+        _write_block_model(items, args)
     if args.cross_validate:
         print(f"# default method, constants re-tuned per fold: {args.folds} folds by site (seed {args.seed})")
         for line in ev.cross_validate_default(ev.site_folds(items, args.folds, args.seed)):
+            print(line, flush=True)
+        print(f"# default method with the learned block model trained per fold: {args.folds} folds by site")
+        for line in ev.cross_validate_learned(ev.site_folds(items, args.folds, args.seed), args.seed):
             print(line, flush=True)
         if args.all_methods:
             for line in ev.cross_validate(items, seed=args.seed):
@@ -197,3 +210,17 @@ def run_train(args: argparse.Namespace) -> int:
             for line in ev.cross_validate_default(ev.dataset_folds(items)):
                 print(line)
     return 0
+
+
+def _write_block_model(items: list, args: argparse.Namespace) -> None:
+    from newscorpus.core.extraction import block_classifier, block_training
+    from newscorpus.evaluation import extraction_eval as ev
+
+    articles = [item for item in items if item.page_type not in ev.NOT_ARTICLE_TYPES]
+    rows = list(ev.block_rows(articles).values())
+    command = "newscorpus train extraction --data " + " ".join(args.data) + f" --seed {args.seed} --block-model"
+    model = block_training.fit(rows, args.seed, {"data": list(args.data), "command": command})
+    path = Path(args.block_model) if args.block_model else block_classifier.MODEL_PATH
+    path.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
+    block_classifier.load_model.cache_clear()
+    print(f"wrote {path}: {len(model['trees'])} trees over {model['source']['rows']} blocks of {len(rows)} pages")

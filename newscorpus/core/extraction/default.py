@@ -11,8 +11,9 @@ content after it, up to the next heading of the same kind, is scored; the headli
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from newscorpus.core.extraction import block_classifier
 from newscorpus.core.extraction.headline import find_headline, item_end
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, punctuation_ratio
@@ -131,6 +132,8 @@ class RegionChoice:
     lines: list[str]
     score: float
     headline: int | None = None
+    kept: list[int] = field(default_factory=list)  # the blocks whose lines are `lines`, in document order
+    rules_lines: list[str] | None = None  # the rules' lines when the learned model added to them (else `lines`)
 
 
 def prose_value(block: Block, max_ratio: float = PAPER_MAX_RATIO) -> float:
@@ -503,6 +506,7 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
     roots = expand_upwards(blocks, roots, values, top_hint, bool(items), tuned, totals_for(top_hint))
     roots = join_similar_siblings(blocks, roots, values, top_hint, totals_for(top_hint))
     lines: list[str] = []
+    kept: list[int] = []
     keys = subtree_keys(blocks, roots)
     seen: set[int] = set()
     for root in roots:
@@ -524,16 +528,39 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
                 continue
             if DROP_CAPTIONS and in_caption(blocks, index, root):
                 continue
+            before = len(lines)
             lines.extend(line for line in block.text.split("\n") if keep_line(line, block, max_ratio))
-    return RegionChoice(roots, lines, scores[top])
+            if len(lines) > before:
+                kept.append(index)
+    return RegionChoice(roots, lines, scores[top], kept=kept)
 
 
 def choose_region(
-    blocks: list[Block], max_ratio: float = PAPER_MAX_RATIO, titles: tuple[str, ...] = ()
+    blocks: list[Block], max_ratio: float = PAPER_MAX_RATIO, titles: tuple[str, ...] = (),
+    learned: block_classifier.TreeModel | bool = True,
 ) -> RegionChoice:
+    """The rules' region and body, with the blocks the learned model adds (block_classifier.py). `learned`: True
+    for the shipped model (when block_classifier.USE_LEARNED), False for the rules alone, or a model."""
     if not blocks:
         return RegionChoice([], [], 0.0)
-    tuned = tuned_constants(page_language(blocks))
+    language = page_language(blocks)
+    choice = _rules_region(blocks, max_ratio, titles, tuned_constants(language))
+    model = (block_classifier.load_model() if block_classifier.USE_LEARNED else None) if learned is True else learned
+    if not model or language in block_classifier.RULES_ONLY_LANGUAGES:
+        return choice
+    window = item_window(blocks, choice.headline) if choice.headline is not None else None
+    added = block_classifier.additions(model, blocks, choice.kept, choice.roots, choice.headline, language, window,
+                                       comment_sections(blocks))
+    if not added:
+        return choice
+    kept = sorted({*choice.kept, *added})
+    lines = [line for index in kept for line in blocks[index].text.split("\n")
+             if keep_line(line, blocks[index], max_ratio)]
+    return RegionChoice(choice.roots, lines, choice.score, choice.headline, kept, choice.lines)
+
+
+def _rules_region(blocks: list[Block], max_ratio: float, titles: tuple[str, ...],
+                  tuned: dict[str, float]) -> RegionChoice:
     headline = find_headline(blocks, titles) if titles else None
     if headline is not None:
         choice = _region(blocks, max_ratio, item_window(blocks, headline), tuned)

@@ -56,6 +56,13 @@ def label_page(html: bytes, gold: str, dataset: str = "", site: str = "", lang: 
         return None
     clean_tree(root)
     blocks = build_blocks(root)
+    block_tokens, block_matched, lines = match_gold(blocks, gold)
+    return LabelledPage(dataset, site, lang, blocks, block_tokens, block_matched, lines, len(tokenize(gold)))
+
+
+def match_gold(blocks: list[Block], gold: str) -> tuple[np.ndarray, np.ndarray, list[tuple[int, float, int, int]]]:
+    """Per block: its tokens and those lying in gold lines; and per line (block index, punctuation ratio,
+    tokens, matched tokens)."""
     gold_tokens = tokenize(gold)
     gold_shingles = _shingles(gold_tokens)
     gold_joined = " " + " ".join(gold_tokens) + " "
@@ -78,7 +85,7 @@ def label_page(html: bytes, gold: str, dataset: str = "", site: str = "", lang: 
             block_tokens[index] += len(tokens)
             block_matched[index] += matched
             lines.append((index, punctuation_ratio(line), len(tokens), matched))
-    return LabelledPage(dataset, site, lang, blocks, block_tokens, block_matched, lines, len(gold_tokens))
+    return block_tokens, block_matched, lines
 
 
 def label_items(items: Iterable) -> list[LabelledPage]:

@@ -1,0 +1,328 @@
+"""A learned correction of the default method's region (issue 16): per text block, keep or drop.
+
+The rules (default.py) choose a region and trim it; a small tree ensemble then reads every text block's
+features, the rules' own decision among them, and says which blocks are body: it learns the corrections the
+rules miss (blocks to add beside the region, noise to drop inside it). Trained by `block_training.py`
+(LightGBM, training-time only) on labelled pages; shipped as a JSON file of tree arrays (with the data, seed,
+feature list and date that made it) and evaluated here with numpy alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import accumulate
+from pathlib import Path
+
+import numpy as np
+
+from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags
+from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO
+
+# As default.MIN_LINKED_OWN_CHARS (not imported: default.py reads this module).
+MIN_LINKED_OWN_CHARS = 35
+_CAPTION_TAGS = frozenset({"figure", "figcaption"})
+
+MODEL_PATH = Path(__file__).with_name("block_model.json")
+# Whether the default method uses the shipped model (issue 16 round 5; see BENCHMARKS.md for the figures).
+USE_LEARNED = True
+
+# Tags read as their own feature (a tree splits an integer code badly; one flag each is cheap).
+_TAG_FLAGS = ("p", "div", "li", "td", "span", "pre", "blockquote")
+# Words of a block's text that mark site furniture rather than article prose (newsletter and donation boxes,
+# share bars, "related" lists, legal lines); the model weighs them, no rule acts on them alone.
+_FURNITURE = re.compile(
+    r"subscribe|newsletter|sign up|donat|advertis|follow us|share this|related|read more|copyright|©|"
+    r"all rights reserved|cookie|click here|comments?\b|log ?in|register|订阅|版权|责任编辑|相关|评论|广告|分享",
+    re.IGNORECASE,
+)
+
+# ... searched in a block's first 200 characters: a box says what it is up front, and a long paragraph's later
+# "related" or "comments" is prose (and searching whole paragraphs was a fifth of the features' CPU).
+FURNITURE_PREFIX = 200
+
+FEATURES: tuple[str, ...] = (
+    "rule_kept",  # the rules put this block's lines in the body
+    "in_region",  # inside the rules' region (a root's subtree)
+    "region_side",  # -1 before the region, 0 inside, 1 after
+    "region_distance",  # blocks between this one and the region, over the page's blocks
+    "position",  # index over the page's blocks
+    "log_chars",
+    "link_density",
+    "punctuation_density",
+    "lines",
+    "depth",
+    "root_depth",  # depth below the nearest region root (-1 outside)
+    "hint",  # inherited class/id hint (-1, 0, +1)
+    "own_negative",  # the element's own class/id holds a negative word
+    "own_positive",
+    "comment",
+    "in_chrome",
+    "heading",
+    "h1",
+    *(f"tag_{tag}" for tag in _TAG_FLAGS),
+    "bold",
+    "br",
+    "region_make",  # tag and first class shared with a kept block
+    "repeat",  # the same text in an earlier block
+    "furniture",  # furniture words in the text
+    "before_headline",  # before the stated headline (1), after it (0), no headline (-1)
+    "previous_kept",  # the previous text block's rule decision
+    "next_kept",
+    "siblings_kept",  # share of the parent's text blocks the rules kept
+    "region_share",  # block characters over the body's
+    "body_share",  # the rules' body over the page's text
+    "zh",
+    "prose",  # punctuated (ratio in (0, PAPER_MAX_RATIO]) with a sentence of its own beside its links
+    "steps_up",  # steps from the block up to the nearest ancestor-or-self that holds or is in the region
+    "anchor_height",  # how far that ancestor is above the region's root (0 inside the region)
+    "parent_kept",  # share of the parent's subtree text the rules kept
+    "grandparent_kept",
+    "parent_log_chars",  # text in the parent's subtree
+    "previous_log_chars",  # the neighbouring text blocks' length and punctuation
+    "next_log_chars",
+    "previous_punctuation",
+    "next_punctuation",
+    "in_window",  # inside the headline's item window (1), outside it (0), no headline (-1)
+    "in_caption",  # inside a <figure>/<figcaption>
+    "comment_section",  # inside a comment section by class/id or by a "Comments" label (default.comment_sections)
+)
+
+
+@dataclass(frozen=True)
+class TreeModel:
+    """A sum of regression trees over `features` (raw score; body when above `threshold`). Node arrays are
+    padded to one width: a leaf (feature -1) points to itself, so `depth` steps reach every leaf."""
+
+    features: tuple[str, ...]
+    feature: np.ndarray  # (trees, nodes) int: column split on, 0 at leaves
+    split: np.ndarray  # (trees, nodes) float: go left when value <= split (+inf at leaves)
+    left: np.ndarray  # (trees * nodes) int: the left child as an index into the flattened (trees x nodes) arrays
+    right: np.ndarray  # (trees * nodes) int
+    value: np.ndarray  # (trees, nodes) float: leaf output (0 on inner nodes)
+    depth: int
+    base: float
+    threshold: float
+    source: dict
+
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TreeModel:
+        trees = data["trees"]
+        width = max((len(tree["feature"]) for tree in trees), default=1)
+        shape = (max(len(trees), 1), width)
+        feature = np.zeros(shape, dtype=np.intp)
+        split = np.full(shape, np.inf)
+        left = np.tile(np.arange(width, dtype=np.intp), (shape[0], 1))
+        right = left.copy()
+        value = np.zeros(shape)
+        for t, tree in enumerate(trees):
+            for node, column in enumerate(tree["feature"]):
+                if column >= 0:
+                    feature[t, node], split[t, node] = column, tree["split"][node]
+                    left[t, node], right[t, node] = tree["left"][node], tree["right"][node]
+                else:
+                    value[t, node] = tree["value"][node]
+        starts = np.arange(shape[0])[:, None] * width
+        return cls(tuple(data["features"]), feature, split, (left + starts).ravel(), (right + starts).ravel(), value,
+                   int(data["depth"]),
+                   float(data.get("base", 0.0)), float(data["threshold"]), dict(data.get("source", {})))
+
+
+@cache
+def load_model(path: Path = MODEL_PATH) -> TreeModel | None:
+    """The shipped model; None when there is none (or it is unreadable, or made for other features)."""
+    try:
+        model = TreeModel.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+    return model if model.features == FEATURES else None
+
+
+def tree_scores(model: TreeModel, rows: np.ndarray) -> np.ndarray:
+    """Raw scores, one per row of `rows` (rows x features): every (row, tree) pair steps down at once, `depth`
+    times, in flat arrays."""
+    if not len(rows):
+        return np.zeros(0)
+    trees, width = model.feature.shape
+    flat = rows.ravel()
+    offsets = np.repeat(np.arange(len(rows)) * rows.shape[1], trees)  # each pair's row start in `flat`
+    node = np.tile(np.arange(trees) * width, len(rows))  # each pair's node, as an index into the flat arrays
+    feature, split, left, right = model.feature.ravel(), model.split.ravel(), model.left, model.right
+    for _ in range(model.depth):
+        node = np.where(flat[offsets + feature[node]] <= split[node], left[node], right[node])
+    return model.value.ravel()[node].reshape(len(rows), trees).sum(axis=1) + model.base
+
+
+def candidates(blocks: list[Block]) -> list[int]:
+    """The blocks the model decides on: every block with text."""
+    return [index for index, block in enumerate(blocks) if block.chars]
+
+
+def block_features(blocks: list[Block], kept: list[int], roots: list[int], headline: int | None,
+                   language: str | None, indices: list[int], window: list[bool] | None = None,
+                   comments: list[bool] | None = None, positions: list[int] | None = None) -> np.ndarray:
+    """One row of FEATURES per block in `indices` (the blocks with text; with `positions`, only for the blocks at
+    those positions in `indices`), from the rules' decision (`kept`: the blocks whose lines the rules keep,
+    `roots`: their region, `headline`: the stated headline's block, `window`: its item window, `comments`: the
+    comment sections, as default.py computes them)."""
+    n = len(blocks)
+    positions = list(range(len(indices))) if positions is None else positions
+    kept_set = set(kept)
+    low = roots[0] if roots else n
+    high = blocks[roots[-1]].end if roots else n
+    makes = {(blocks[index].tag, blocks[index].element.get("class")) for index in kept}
+    makes = {(tag, names.split(None, 1)[0] if names and names.strip() else "") for tag, names in makes}
+    chars = [block.chars for block in blocks]
+    # Subtree text by prefix sums (a block's subtree is blocks[index:end]), all of it and the kept part.
+    prefix = [0, *accumulate(chars)]
+    kept_chars = [0] * n
+    for index in kept:
+        kept_chars[index] = chars[index]
+    kept_prefix = [0, *accumulate(kept_chars)]
+    body_chars = kept_prefix[-1]
+    page_chars = prefix[-1] or 1
+    children = Counter(blocks[index].parent for index in indices)  # text blocks per parent, and kept ones
+    children_kept = Counter(blocks[index].parent for index in kept)
+    first = {blocks[index].text: index for index in reversed(indices)}  # each text's first block
+    holders: dict[int, int] = {}  # ancestors-or-self of the roots -> height above the region's root
+    for root in roots:
+        height, node = 0, root
+        while node >= 0 and node not in holders:
+            holders[node] = height
+            height += 1
+            node = blocks[node].parent
+    zh = 1.0 if language == "zh" else 0.0
+    body_share = body_chars / page_chars
+    last = len(indices) - 1
+    rows = np.empty((len(positions), len(FEATURES)))
+    for row, position in enumerate(positions):
+        index = indices[position]
+        block = blocks[index]
+        size = block.chars
+        parent = block.parent
+        grandparent = blocks[parent].parent if parent >= 0 else -1
+        flags = _names_flags((block.element.get("class") or "") + " " + (block.element.get("id") or ""))
+        depth_in = next((block.depth - blocks[r].depth for r in roots if r <= index < blocks[r].end), -1)
+        side = 0 if low <= index < high else -1 if index < low else 1
+        distance = 0 if side == 0 else (low - index if side < 0 else index - high + 1)
+        anchor, caption = index, False
+        while anchor >= 0 and anchor not in holders and not (depth_in >= 0 and anchor == index):
+            caption = caption or blocks[anchor].tag in _CAPTION_TAGS
+            anchor = blocks[anchor].parent
+        node = anchor
+        while node >= 0 and not caption:
+            caption = blocks[node].tag in _CAPTION_TAGS
+            node = blocks[node].parent
+        previous = blocks[indices[position - 1]] if position else None
+        following = blocks[indices[position + 1]] if position < last else None
+        text = block.text
+        tag = block.tag
+        rows[row] = (
+            index in kept_set,
+            depth_in >= 0,
+            side,
+            distance / n,
+            index / n,
+            math.log1p(size),
+            block.link_chars / size,
+            block.punctuation / size,
+            text.count("\n") + 1,
+            block.depth,
+            depth_in,
+            block.hint,
+            bool(flags & 1),
+            bool(flags & 2),
+            block.comment,
+            block.in_chrome,
+            tag in HEADING_TAGS,
+            tag == "h1",
+            *(tag == name for name in _TAG_FLAGS),
+            block.bold_count > 0,
+            block.br_count > 0,
+            _make(block) in makes,
+            first[text] < index,
+            _FURNITURE.search(text, 0, FURNITURE_PREFIX) is not None,
+            -1 if headline is None else float(index < headline),
+            previous is not None and indices[position - 1] in kept_set,
+            following is not None and indices[position + 1] in kept_set,
+            children_kept[parent] / children[parent],
+            size / body_chars if body_chars else 0.0,
+            body_share,
+            zh,
+            _prose(block),
+            block.depth - blocks[anchor].depth if anchor >= 0 else block.depth,
+            holders.get(anchor, 0) if roots else -1,
+            _subtree_share(blocks, prefix, kept_prefix, parent),
+            _subtree_share(blocks, prefix, kept_prefix, grandparent),
+            math.log1p(prefix[blocks[parent].end] - prefix[parent]) if parent >= 0 else 0.0,
+            math.log1p(previous.chars) if previous is not None else 0.0,
+            math.log1p(following.chars) if following is not None else 0.0,
+            previous.punctuation / previous.chars if previous is not None else 0.0,
+            following.punctuation / following.chars if following is not None else 0.0,
+            -1 if window is None else window[index],
+            caption,
+            comments[index] if comments is not None else block.comment,
+        )
+    return rows
+
+
+def _subtree_share(blocks: list[Block], prefix: list[int], kept_prefix: list[int], index: int) -> float:
+    """Share of the text in `index`'s subtree that the rules kept."""
+    if index < 0:
+        return 0.0
+    end = blocks[index].end
+    whole = prefix[end] - prefix[index]
+    return (kept_prefix[end] - kept_prefix[index]) / whole if whole else 0.0
+
+
+def _prose(block: Block) -> bool:
+    ratio = block.punctuation / block.chars
+    own = block.chars - block.link_chars
+    return 0.0 < ratio <= PAPER_MAX_RATIO and (not block.link_chars or own >= MIN_LINKED_OWN_CHARS)
+
+
+def _make(block: Block) -> tuple[str, str]:
+    classes = (block.element.get("class") or "").split()
+    return block.tag, classes[0] if classes else ""
+
+
+# Languages whose pages keep the rules' body: on zh pages the model's additions lost held-out F1 (scratch runs of the
+# site-grouped 5-fold CV over the six dev sets, 2026-11-24, a 15-leaf model used on every language: zh .9568 ->
+# .9563 at threshold 0.5, .9536 at 0; 75 pages from 2 sets, too few to learn their corrections), so the model is
+# trained on every page but used on the others.
+RULES_ONLY_LANGUAGES = frozenset({"zh"})
+
+
+def open_positions(blocks: list[Block], indices: list[int], kept: list[int], comments: list[bool] | None,
+                   headline: int | None = None) -> list[int]:
+    """Positions in `indices` of the blocks the model may add: outside the rules' body, under half links, not in
+    a comment section or a <nav>/<footer>/<aside>/<header> landmark, not the stated headline (the title, never
+    body). Ruling the rest out before the model costs held-out en .9493 -> .9487 (CV of 2026-11-24) and leaves
+    ~22 blocks a page to score instead of ~140."""
+    kept_set = set(kept)
+    if headline is not None:
+        kept_set.add(headline)
+    return [position for position, index in enumerate(indices)
+            if index not in kept_set and 2 * blocks[index].link_chars < blocks[index].chars
+            and not blocks[index].in_chrome
+            and not (comments[index] if comments is not None else blocks[index].comment)]
+
+
+def additions(model: TreeModel, blocks: list[Block], kept: list[int], roots: list[int], headline: int | None,
+              language: str | None, window: list[bool] | None, comments: list[bool] | None) -> list[int]:
+    """Blocks the model adds to the rules' body (`kept`): open blocks (`open_positions`) scoring above the model's
+    threshold, except copies of a kept block's text (hidden copies of the article repeat its blocks)."""
+    indices = candidates(blocks)
+    positions = open_positions(blocks, indices, kept, comments, headline)
+    if not positions:
+        return []
+    rows = block_features(blocks, kept, roots, headline, language, indices, window, comments, positions)
+    scores = tree_scores(model, rows)
+    kept_texts = {blocks[index].text for index in kept}
+    return [indices[position] for position, score in zip(positions, scores, strict=True)
+            if score > model.threshold and blocks[indices[position]].text not in kept_texts]

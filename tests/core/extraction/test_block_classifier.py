@@ -1,0 +1,169 @@
+"""The learned block model (issue 16 round 5): its features, its tree evaluation, the shipped file, and how the
+default method uses it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from newscorpus.core.extraction import block_classifier as bc
+from newscorpus.core.extraction import block_training
+from newscorpus.core.extraction.default import choose_region
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+
+PARAGRAPHS = [
+    f"Paragraph {n} of the harbour story says the ferry was late again, and the council asked the operator why "
+    "it had cut two crossings without notice."
+    for n in range(1, 5)
+]
+EXTRA = "A later section of the same report explains, at some length, how the timetable was changed last winter."
+
+
+def _blocks(html: str):
+    root = parse_html(html)
+    clean_tree(root)
+    return build_blocks(root)
+
+
+def _page() -> str:
+    body = "".join(f"<p class='para'>{p}</p>" for p in PARAGRAPHS)
+    return (
+        "<html><head><title>Ferry late again</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/sport'>Sport</a></nav>"
+        f"<article><h1>Ferry late again</h1><div class='story'>{body}</div></article>"
+        f"<div class='box'><p>Subscribe to our newsletter for the harbour news, every morning.</p></div>"
+        f"<div class='copy'><p class='para'>{PARAGRAPHS[0]}</p></div>"
+        f"<div class='later'><p>{EXTRA}</p></div>"
+        "</body></html>"
+    )
+
+
+def _model(trees: list[dict], threshold: float = 0.0, depth: int = 1, base: float = 0.0) -> bc.TreeModel:
+    return bc.TreeModel.from_dict(
+        {"features": list(bc.FEATURES), "trees": trees, "depth": depth, "threshold": threshold, "base": base}
+    )
+
+
+def _leaf(value: float) -> dict:
+    return {"feature": [-1], "split": [0.0], "left": [0], "right": [0], "value": [value]}
+
+
+def _stump(column: int, split: float, low: float, high: float) -> dict:
+    return {"feature": [column, -1, -1], "split": [split, 0, 0], "left": [1, 1, 2], "right": [2, 1, 2],
+            "value": [0.0, low, high]}
+
+
+def test_tree_scores_of_a_hand_built_model():
+    rule_kept = bc.FEATURES.index("rule_kept")
+    log_chars = bc.FEATURES.index("log_chars")
+    # tree 1: a stump on rule_kept; tree 2: rule_kept, then log_chars under its right branch (depth 2); tree 3 a leaf
+    deep = {"feature": [rule_kept, -1, log_chars, -1, -1], "split": [0.5, 0, 3.0, 0, 0],
+            "left": [1, 1, 3, 3, 4], "right": [2, 1, 4, 3, 4], "value": [0, 0.5, 0, -1.0, 2.0]}
+    model = _model([_stump(rule_kept, 0.5, 1.0, -2.0), deep, _leaf(0.25)], depth=2, base=0.125)
+    rows = np.zeros((3, len(bc.FEATURES)))
+    rows[1, rule_kept], rows[1, log_chars] = 1.0, 2.0
+    rows[2, rule_kept], rows[2, log_chars] = 1.0, 5.0
+    expected = [1.0 + 0.5 + 0.25 + 0.125, -2.0 - 1.0 + 0.25 + 0.125, -2.0 + 2.0 + 0.25 + 0.125]
+    assert bc.tree_scores(model, rows) == pytest.approx(expected)
+    assert bc.tree_scores(model, np.zeros((0, len(bc.FEATURES)))).shape == (0,)
+
+
+def test_flatten_reads_a_lightgbm_dump_as_node_arrays():
+    dump = {"split_feature": 3, "threshold": 0.5, "decision_type": "<=", "left_child": {"leaf_value": -1.5},
+            "right_child": {"split_feature": 7, "threshold": 2.0, "decision_type": "<=",
+                            "left_child": {"leaf_value": 0.5}, "right_child": {"leaf_value": 3.0}}}
+    tree, depth = block_training._flatten(dump)
+    assert depth == 2
+    model = _model([tree], depth=depth)
+    rows = np.zeros((3, len(bc.FEATURES)))
+    rows[1, 3], rows[1, 7] = 1.0, 1.0
+    rows[2, 3], rows[2, 7] = 1.0, 9.0
+    assert bc.tree_scores(model, rows) == pytest.approx([-1.5, 0.5, 3.0])
+
+
+def test_shipped_model_loads_with_the_code_feature_list_and_its_source():
+    data = json.loads(bc.MODEL_PATH.read_text(encoding="utf-8"))
+    assert tuple(data["features"]) == bc.FEATURES
+    assert bc.load_model() is not None
+    source = data["source"]
+    assert source["seed"] == 20240601 and source["date"] and source["command"].startswith("newscorpus train")
+    assert len(source["data"]) == 6 and source["pages"] > 1000
+
+
+def test_a_model_made_for_other_features_is_not_used(tmp_path):
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({"features": ["rule_kept"], "trees": [_leaf(1.0)], "depth": 1, "threshold": 0}))
+    assert bc.load_model(path) is None
+    path.write_text("{not json")
+    assert bc.load_model(path) is None
+
+
+def test_features_of_a_small_page():
+    blocks = _blocks(_page())
+    choice = choose_region(blocks, titles=("Ferry late again",), learned=False)
+    indices = bc.candidates(blocks)
+    rows = bc.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices)
+    column = {name: i for i, name in enumerate(bc.FEATURES)}
+    by_text: dict[str, np.ndarray] = {}
+    for row, index in enumerate(indices):
+        by_text.setdefault(blocks[index].text, rows[row])  # the first block of each text
+    first = by_text[PARAGRAPHS[0]]
+    box = next(row for text, row in by_text.items() if text.startswith("Subscribe"))
+    nav = next(row for text, row in by_text.items() if text.startswith("Home"))
+    assert first[column["rule_kept"]] == 1 and first[column["in_region"]] == 1 and first[column["tag_p"]] == 1
+    assert first[column["repeat"]] == 0 and first[column["prose"]] == 1 and first[column["region_make"]] == 1
+    assert box[column["rule_kept"]] == 0 and box[column["furniture"]] == 1 and box[column["region_side"]] == 1
+    assert nav[column["link_density"]] == 1 and nav[column["in_chrome"]] == 1 and nav[column["region_side"]] == -1
+    copy_row = rows[[r for r, i in enumerate(indices) if blocks[i].text == PARAGRAPHS[0]][1]]
+    assert copy_row[column["repeat"]] == 1
+    # one row per chosen position, equal to the full matrix's rows
+    positions = [0, len(indices) - 1]
+    some = bc.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices, positions=positions)
+    assert np.array_equal(some, rows[positions])
+
+
+def test_open_positions_leave_out_kept_linked_and_landmark_blocks():
+    blocks = _blocks(_page())
+    choice = choose_region(blocks, titles=("Ferry late again",), learned=False)
+    indices = bc.candidates(blocks)
+    positions = bc.open_positions(blocks, indices, choice.kept, None)
+    texts = [blocks[indices[p]].text for p in positions]
+    assert EXTRA in texts and not any(t.startswith("Home") for t in texts)
+    assert not {indices[p] for p in positions} & set(choice.kept)
+
+
+def test_the_model_adds_blocks_but_never_a_copy_of_the_body():
+    blocks = _blocks(_page())
+    rules = choose_region(blocks, titles=("Ferry late again",), learned=False)
+    assert EXTRA not in rules.lines
+    always = _model([_leaf(1.0)], threshold=0.5)
+    added = choose_region(blocks, titles=("Ferry late again",), learned=always)
+    assert EXTRA in added.lines and added.lines.count(PARAGRAPHS[0]) == 1
+    assert set(rules.lines) < set(added.lines)
+    never = _model([_leaf(0.0)], threshold=0.5)
+    assert choose_region(blocks, titles=("Ferry late again",), learned=never).lines == rules.lines
+
+
+def test_zh_pages_keep_the_rules_body():
+    paragraphs = "".join(
+        f"<p>第{n}段：市政府今天召开新闻发布会，介绍了今年城市交通改善计划的进展情况，新的公交线路将在下个月开通。</p>"
+        for n in range(4)
+    )
+    extra = ("<div class='related'><p>另外，记者从交通部门了解到，地铁新线的建设工作也在按计划推进之中，"
+             "预计明年完工。</p></div>")
+    blocks = _blocks(f"<html><body><article>{paragraphs}</article>{extra}</body></html>")
+    always = _model([_leaf(1.0)], threshold=0.5)
+    rules = choose_region(blocks, learned=False).lines
+    assert len(rules) == 4 and choose_region(blocks, learned=always).lines == rules
+
+
+def test_training_rows_label_one_copy_of_a_text():
+    gold = "\n".join(PARAGRAPHS)
+    rows = block_training.page_rows(_page().encode(), gold)
+    assert rows is not None and len(rows.labels) == len(rows.features) == len(rows.weights)
+    # the second copy of the first paragraph is an open block, but not body (the kept copy is)
+    assert rows.labels.sum() == 0
+    with_extra = block_training.page_rows(_page().encode(), gold + "\n" + EXTRA)
+    assert with_extra.labels.sum() == 1
