@@ -37,7 +37,7 @@ from newscorpus.store.near_duplicate_index import (
     cluster_root,
     feature_params,
     lock_keys,
-    new_rows_params,
+    insert_new_rows,
     number_array_literal,
     row_features,
     text_array_literal,
@@ -144,8 +144,7 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
                 inserts.append(NewArticleRow(match.article_id, article.url, article.site_id, article.text_hash,
                                              article.features, recorded.link))
         if inserts:
-            connection.execute(query("near_duplicate.insert_features_batch"),
-                               new_rows_params(inserts, config, layout))
+            insert_new_rows(connection, inserts, config, layout)
         for promotion in plan.promotions:  # after every row they may relink exists
             connection.execute(query("near_duplicate.link_duplicate"), {
                 "id": promotion.old_canonical_id, "canonical_id": promotion.new_canonical_id,
