@@ -130,7 +130,13 @@ def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:
     if not len(hashes):
         return 0
     bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    votes = 2 * (weights @ bits.astype(np.int64)) - weights.sum()  # Σ ±weight: + where the hash has the bit
+    # Σ ±weight: + where the hash has the bit. In float64 when every partial sum is a whole number below 2**53, so
+    # exact (a body's: at most MAX_FEATURES x MAX_FEATURE_WEIGHT): numpy's int64 product, not BLAS, took 1/3 more of
+    # the vote's time (32 -> 23 µs per body of 256 features, 2026-11-24).
+    if int(np.abs(weights).sum()) < 1 << 52:
+        votes = 2 * (weights.astype(np.float64) @ bits.astype(np.float64)) - float(weights.sum())
+    else:
+        votes = 2 * (weights @ bits.astype(np.int64)) - weights.sum()
     return int.from_bytes(np.packbits(votes > 0, bitorder="little").tobytes(), "little")
 
 

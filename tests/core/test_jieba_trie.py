@@ -75,7 +75,8 @@ def test_the_one_pass_cut_without_hmm_gives_jiebas_tokenize(tokenizers):
     tokenize(HMM=False) with jieba's own dictionary, and against the trie tokenizer's."""
     own, ours = tokenizers
     patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
-    texts = _texts(own, 2000, seed=19) + ["", " ", "南宁市长", "abc 南宁\ud800市", "ＡＢＣ１２３南宁", "\ud800", "a1b2南"]
+    texts = _texts(own, 2000, seed=19)
+    texts += ["", " ", "南宁市长", "abc 南宁\ud800市", "ＡＢＣ１２３南宁", "\ud800", "a1b2南"]
     for text in texts:
         expected = [(start, word) for word, start, _ in own.tokenize(text, HMM=False)]
         assert jieba_trie.tokenize_no_hmm(ours, text, *patterns) == expected, text

@@ -160,7 +160,8 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
--- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal). A candidate's features
+-- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal), the lock and block keys
+-- in binary (near_duplicate_index.BigintArrayBinary). A candidate's features
 -- come once per batch, on its first row (has_features), in the function's row order (WITH ORDINALITY): the batch's
 -- articles share most of their candidates (a site's recent articles), whose features were read up to 64 times
 -- over (~13 MB of Python objects per batch of the demo crawl, 2026-11-24); the sketch as array_send gives it
@@ -179,9 +180,9 @@ SELECT role, article, id, url, exact, near, shared, source_hash, canonical_id, c
        CASE WHEN has_features THEN title_numbers END AS title_numbers
 FROM (SELECT found.*, role = 'self' OR row_number() OVER (PARTITION BY role, id ORDER BY ordinality) = 1
                       AS has_features
-      FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
+      FROM near_duplicate_candidates_batch(%(lock_keys)b::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
                                            %(simhashes)s::bigint[], %(min_shared)s::integer[],
-                                           %(block_articles)s::integer[], %(block_keys)s::bigint[],
+                                           %(block_articles)s::integer[], %(block_keys)b::bigint[],
                                            %(keyword_articles)s::integer[], %(keywords)s::text[],
                                            %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
                                            %(overlap)s, %(tau)s) WITH ORDINALITY AS found) AS numbered
