@@ -54,9 +54,10 @@ class CandidatePool:
         # Only a member holding some of new's hashes can leave any out: the others are neither asked whether they
         # are copies nor ORed in (the same rows; without the pairwise work when no member holds any: 55 more of the
         # 716 decisions of benchmarks/near_duplicate_throughput.py at 100k, issue 18, 2026-11-24).
+        if count < 2 or not left_out.size:  # a lone candidate has no others (137 of the 716 decisions, as above)
+            return left_out
         member = np.array([features.site is not None for features in self.olds], dtype=bool)
-        if left_out.size:
-            member &= self.holds[:count].any(axis=1)
+        member &= self.holds[:count].any(axis=1)
         if not member.any():
             return left_out
         copies = self._copies(member)
