@@ -94,10 +94,10 @@ def text_array_literal(values: Iterable[str | None]) -> str:
     values = list(values)
     if not values:
         return "{}"
-    if None not in values:  # the usual case, joined in one C call
-        joined = '","'.join(values)
-        if '"' not in joined and "\\" not in joined:
-            return '{"' + joined + '"}'
+    if None not in values:  # the usual case, joined in one C call (the test on the elements alone: the separator
+        whole = "".join(values)  # holds a quote, so with it every array of two or more went the per-element way)
+        if '"' not in whole and "\\" not in whole:
+            return '{"' + '","'.join(values) + '"}'
     return "{" + ",".join(["NULL" if v is None else '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
                            for v in values]) + "}"
 
