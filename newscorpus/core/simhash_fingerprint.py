@@ -182,7 +182,7 @@ def block_bounds(max_distance: int) -> tuple[tuple[int, int], ...]:
 
 # Block keys remembered per (fingerprint, distance), emptied when this many are held: one batch article's keys are
 # asked ~5 times on the stage's path (lookup parameters, lock keys, the batch's in-memory index, the rows written),
-# ~7 µs each (issue 18, 2026-11-24).
+# ~5-10 µs each (issue 18, 2026-11-24).
 BLOCK_KEYS_MEMO_SIZE = 1 << 12
 _block_keys_memo: dict[tuple[int, int], tuple[int, ...]] = {}
 
