@@ -268,7 +268,8 @@ LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 -- the posting table; 'gin': a GIN index on keywords, benchmarks only) sharing >= p_min_shared[article], the
 -- p_limit sharing most per article (migrations/0007), counted and ranked article by article (migrations/0009),
 -- then only those whose keyword overlap (p_overlap: 'min' or 'jaccard') reaches p_tau: the others cannot be
--- duplicates and their 2 KB sketches are not read.
+-- duplicates and their 2 KB sketches are not read (the shared keywords counted again from the whole arrays only
+-- when the lookup's own count does not reach p_tau, migrations/0013).
 -- plan_cache_mode: every call has new parameter values, and under the default (auto) Postgres planned the
 -- statements again on each call, which cost more than running them (server CPU per one-article call 0.87 ->
 -- 0.28 ms without keywords, 2026-11-22, docs/dedup_results.md). The plans do not depend on the values.
@@ -348,11 +349,16 @@ BEGIN
            f.body_hash, f.site_id, f.title_numbers
     FROM candidate c JOIN near_duplicate_features f ON f.id = c.id
     LEFT JOIN article_keywords ak ON ak.article = c.article
-    CROSS JOIN LATERAL (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k
-                        WHERE k = ANY (ak.keywords)) s
-    WHERE c.exact OR c.near OR s.n / greatest(1, CASE WHEN p_overlap = 'min'
-        THEN least(cardinality(f.keywords), cardinality(ak.keywords))
-        ELSE cardinality(f.keywords) + cardinality(ak.keywords) - s.n END) >= p_tau - 1e-9;
+    WHERE c.exact OR c.near
+       OR c.shared::double precision / greatest(1, CASE WHEN p_overlap = 'min'
+              THEN least(cardinality(f.keywords), cardinality(ak.keywords))
+              ELSE cardinality(f.keywords) + cardinality(ak.keywords) - c.shared::double precision END)
+          >= p_tau - 1e-9
+       OR (SELECT s.n / greatest(1, CASE WHEN p_overlap = 'min'
+              THEN least(cardinality(f.keywords), cardinality(ak.keywords))
+              ELSE cardinality(f.keywords) + cardinality(ak.keywords) - s.n END)
+           FROM (SELECT count(*)::double precision AS n FROM unnest(f.keywords) AS k
+                 WHERE k = ANY (ak.keywords)) s) >= p_tau - 1e-9;
 END
 $$;
 

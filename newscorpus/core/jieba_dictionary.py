@@ -67,3 +67,15 @@ def jieba_module() -> ModuleType:
         _install_trie(jieba)
     jieba.initialize()  # jieba's own loading when the trie could not be used; nothing to do once loaded
     return jieba
+
+
+def tokens_without_hmm(text: str) -> list[tuple[int, str]]:
+    """(start, word) of the words of jieba's `tokenize(text, HMM=False)`: with the trie dictionary installed, its
+    one-pass cut (jieba_trie.tokenize_no_hmm), else jieba's own."""
+    jieba = jieba_module()
+    tokenizer = jieba.dt
+    if getattr(tokenizer, "trie_weights", None) is not None:
+        from newscorpus.core.jieba_trie import tokenize_no_hmm
+
+        return tokenize_no_hmm(tokenizer, text, jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
+    return [(start, word) for word, start, _ in tokenizer.tokenize(text, HMM=False)]

@@ -22,7 +22,7 @@ from itertools import compress, count, islice
 import numpy as np
 
 from newscorpus.core.body_text import CJK_CHAR, WORD_CHAR, classify, code_points, fold_nfkc_characters
-from newscorpus.core.jieba_dictionary import jieba_module
+from newscorpus.core.jieba_dictionary import jieba_module, tokens_without_hmm
 from newscorpus.core.text import HAN_RANGES, characters
 
 # A text is Chinese when at least this share of its word characters are CJK ideographs. 0.3 sits far from
@@ -191,7 +191,7 @@ def _window_words_zh(body: str, seeds: frozenset[str], window: int) -> list[set[
     keep = keyword_test("zh")
     words: list[tuple[int, str]] = []
     for lo, hi in spans:
-        words.extend((lo + s, w) for w, s, _ in _jieba().tokenize(body[lo:hi], HMM=False) if keep(w))
+        words.extend((lo + s, w) for s, w in tokens_without_hmm(body[lo:hi]) if keep(w))
     positions = [pos for pos, _ in words]
     windows = []
     for start, end in hits:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
+import numpy as np
 import psycopg
 from psycopg.rows import dict_row
 
@@ -32,15 +33,17 @@ from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD
 from newscorpus.core.simhash_fingerprint import block_keys, to_signed, to_unsigned
 from newscorpus.store.near_duplicate_index import (
     LAYOUTS,
+    BigintArrayBinary,
     NewArticleRow,
     PostgresNearDuplicateIndex,
     cluster_root,
     feature_params,
+    insert_new_rows,
     lock_keys,
-    new_rows_params,
     number_array_literal,
     row_features,
     text_array_literal,
+    use_binary_bigint_arrays,
 )
 from newscorpus.store.sql import query
 
@@ -87,8 +90,11 @@ def _lookup_params(articles: Sequence[ArticleToRecord], config: NearDuplicateCon
             block_articles.extend([number] * len(article_blocks))
         keywords.extend(sorted(features.keywords))
         keyword_articles.extend([number] * len(features.keywords))
-    return {  # arrays as literals: psycopg dumps a list element by element in Python (~1,000 keywords a batch)
-        "lock_keys": number_array_literal(sorted(keys)),
+    locks = np.fromiter(keys, dtype=np.int64, count=len(keys))
+    locks.sort()  # the order Python sorts them in: every key is a signed 64-bit value
+    return {  # arrays as literals (psycopg dumps a list element by element in Python: ~1,000 keywords a batch), the
+        # ~3,000 lock keys and ~600 block keys as binary bigint[] (no text of 19 digits made and parsed per key)
+        "lock_keys": BigintArrayBinary.of(locks),
         "urls": text_array_literal(a.url for a in articles),
         "body_hashes": text_array_literal(a.features.body_hash if a.features.token_count else None
                                           for a in articles),
@@ -96,7 +102,8 @@ def _lookup_params(articles: Sequence[ArticleToRecord], config: NearDuplicateCon
                                           for a in articles),
         "min_shared": number_array_literal(max(1, min(config.min_shared_keywords, len(a.features.keywords)))
                                            for a in articles),
-        "block_articles": number_array_literal(block_articles), "block_keys": number_array_literal(blocks),
+        "block_articles": number_array_literal(block_articles),
+        "block_keys": BigintArrayBinary.of(np.array(blocks, dtype=np.int64)),
         "keyword_articles": number_array_literal(keyword_articles), "keywords": text_array_literal(keywords),
         "max_distance": config.simhash_distance, "per_keyword": MAX_POSTINGS_PER_KEYWORD,
         "limit": config.candidate_limit, "layout": layout, "overlap": config.overlap, "tau": config.tau,
@@ -124,6 +131,7 @@ def _lookups(rows: list[dict], size: int) -> list[Lookup]:
 def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], config: NearDuplicateConfig,
                   layout: str) -> list[NearDuplicateOutcome | None]:
     """One transaction; None for the articles left to a following one (see record_articles)."""
+    use_binary_bigint_arrays(connection)
     with connection.pipeline(), connection.transaction():
         rows_cursor = connection.cursor(row_factory=dict_row, binary=True)
         rows_cursor.execute(query("near_duplicate.candidates_batch"), _lookup_params(batch, config, layout))
@@ -144,8 +152,7 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
                 inserts.append(NewArticleRow(match.article_id, article.url, article.site_id, article.text_hash,
                                              article.features, recorded.link))
         if inserts:
-            connection.execute(query("near_duplicate.insert_features_batch"),
-                               new_rows_params(inserts, config, layout))
+            insert_new_rows(connection, inserts, config, layout)
         for promotion in plan.promotions:  # after every row they may relink exists
             connection.execute(query("near_duplicate.link_duplicate"), {
                 "id": promotion.old_canonical_id, "canonical_id": promotion.new_canonical_id,

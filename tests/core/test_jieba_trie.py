@@ -70,6 +70,19 @@ def test_the_trie_cuts_generated_texts_as_jieba(tokenizers):
         assert route == own_route, text
 
 
+def test_the_one_pass_cut_without_hmm_gives_jiebas_tokenize(tokenizers):
+    """jieba_trie.tokenize_no_hmm (the body windows' words, keywords._window_words_zh) against jieba's own
+    tokenize(HMM=False) with jieba's own dictionary, and against the trie tokenizer's."""
+    own, ours = tokenizers
+    patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
+    texts = _texts(own, 2000, seed=19)
+    texts += ["", " ", "南宁市长", "abc 南宁\ud800市", "ＡＢＣ１２３南宁", "\ud800", "a1b2南"]
+    for text in texts:
+        expected = [(start, word) for word, start, _ in own.tokenize(text, HMM=False)]
+        assert jieba_trie.tokenize_no_hmm(ours, text, *patterns) == expected, text
+        assert expected == [(start, word) for word, start, _ in ours.tokenize(text, HMM=False)], text
+
+
 def test_the_trie_gives_jiebas_whole_prefix_dictionary(tokenizers):
     own, ours = tokenizers
     assert ours.total == own.total

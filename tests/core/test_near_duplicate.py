@@ -6,6 +6,8 @@ import hashlib
 
 import pytest
 
+from newscorpus.core.body_text import BodyText
+from newscorpus.core.keywords import normalize_text
 from newscorpus.core.near_duplicate import (
     NearDuplicateConfig,
     build_features,
@@ -17,6 +19,7 @@ from newscorpus.core.near_duplicate import (
     prefers_as_canonical,
 )
 from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
+from newscorpus.core.shingle_sketch import sketch_body
 from tests.core.near_duplicate_texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
@@ -155,3 +158,25 @@ def test_features_use_the_language_the_extraction_found_and_detect_only_without_
     assert features_language(None, chinese) == "zh" and features_language(None, english) == "en"
     batch = build_features_batch([(ZH_TITLE, chinese, None, "zh"), (EN_TITLE, english, None, None)], CONFIG)
     assert batch == [ZH_ORIGINAL, EN_ORIGINAL]
+
+
+def test_a_sketch_made_from_its_array_is_the_sketch_made_from_its_hashes():
+    """ShingleSketch.of_array keeps a strictly increasing array as hash_array; anything else is made again from the
+    tuple as the constructor's sketch makes it (np.unique)."""
+    import numpy as np
+
+    from newscorpus.core.shingle_sketch import ShingleSketch
+
+    rng = np.random.default_rng(18)
+    cases = [np.zeros(0, dtype=np.int64), np.array([5], dtype=np.int64), np.array([3, 1, 2], dtype=np.int64),
+             np.array([1, 1, 2], dtype=np.int64), np.array([-(2**63), 0, 2**63 - 1], dtype=np.int64)]
+    cases += [np.unique(rng.integers(-(2**62), 2**62, size=300)) for _ in range(20)]
+    for hashes in cases:
+        made = ShingleSketch.of_array(hashes, 900, 1000)
+        plain = ShingleSketch(tuple(hashes.tolist()), 900, 1000)
+        assert made == plain  # the same fields
+        assert made.hash_array.dtype == plain.hash_array.dtype == np.int64
+        assert made.hash_array.tolist() == plain.hash_array.tolist()
+    body = BodyText.of(normalize_text("\n".join(EN_PARAGRAPHS)))
+    sketch = sketch_body(body, "en")
+    assert sketch.hash_array.tolist() == np.unique(np.array(sketch.hashes, dtype=np.int64)).tolist()

@@ -22,6 +22,7 @@ from newscorpus.core.simhash_fingerprint import (
     body_fingerprint,
     fingerprint,
     hamming_distance,
+    pigeonhole_keys,
     simhash_features,
     to_signed,
     to_unsigned,
@@ -195,5 +196,20 @@ def test_fingerprint_is_the_weighted_vote_of_the_feature_hashes():
         {},
     ]
     samples += [{f"w{rng.randrange(10**6)}": rng.randint(1, 50) for _ in range(rng.randint(1, 300))} for _ in range(20)]
+    # weights whose sums a float64 would not hold exactly: the vote in integers (simhash_fingerprint._vote)
+    samples += [{"a": 2**51, "b": 2**51 + 1, "c": 1, "d": 2**40 + 3}, {f"w{i}": 2**53 + i for i in range(40)}]
     for features in samples:
         assert fingerprint(features) == _fingerprint_by_hand(features)
+
+
+def test_block_keys_remembered_are_the_pigeonhole_keys():
+    rng = random.Random(7)
+    fingerprints = [rng.getrandbits(64) for _ in range(300)] + [0, 2**64 - 1]
+    for _ in range(2):  # computed, then remembered
+        for value in fingerprints:
+            for distance in (1, 3, 4, 5, 15):
+                keys = block_keys(value, distance)
+                assert keys == pigeonhole_keys(value, distance)
+                keys.append(-1)  # a list of its own: the memo is not changed through it
+    with pytest.raises(ValueError):
+        block_keys(0, 16)

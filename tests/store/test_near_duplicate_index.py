@@ -3,6 +3,9 @@ text, promotion of a more complete reprint, the resolution pass, both keyword la
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import psycopg
 import pytest
 
@@ -10,15 +13,21 @@ from migrations.runner import migrate
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
 from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
+from newscorpus.core.simhash_fingerprint import pigeonhole_keys
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_index import (
+    BigintArrayBinary,
+    NewArticleRow,
     PostgresNearDuplicateIndex,
     cached_sketch,
+    insert_new_rows,
     list_clusters,
+    lock_keys,
     number_array_literal,
     resolve_duplicates,
     sketch_hashes,
     text_array_literal,
+    use_binary_bigint_arrays,
 )
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_article, record_articles
 from tests.core.near_duplicate_texts import (
@@ -244,6 +253,62 @@ def test_a_sketch_sent_by_the_server_reads_back_as_its_values(connection):
         data = connection.execute(f"SELECT array_send({wrong})").fetchone()[0]
         with pytest.raises(ValueError):
             sketch_hashes(data)
+
+
+def test_a_binary_bigint_array_reads_back_as_its_values_and_is_the_servers_own(connection):
+    use_binary_bigint_arrays(connection)
+    for values in ([], [7], [-(2**63), -1, 0, 1, 2**63 - 1], list(range(-5_000_000_000, 5_000_000_000, 39_062_500))):
+        sent = BigintArrayBinary.of(np.array(values, dtype=np.int64))
+        assert connection.execute("SELECT %b::bigint[]", (sent,)).fetchone()[0] == values
+        literal = number_array_literal(values)
+        own = connection.execute("SELECT array_send(%s::bigint[])", (literal,)).fetchone()[0]
+        assert bytes(sent) == bytes(own)  # byte for byte what array_send gives
+        assert connection.execute("SELECT %s::bigint[]", (values,)).fetchone()[0] == values  # lists as before
+
+
+def test_the_batch_inserts_sketches_as_they_were(connection):
+    """insert_features_batch slices one binary array of every row's hashes (empty sketches included)."""
+    rows = [_features(hashes) for hashes in ((3, 5, 8), (), tuple(range(-300, 300, 3)), (2**63 - 1,), ())]
+    config = NearDuplicateConfig()
+    ids = [i for (i,) in connection.execute("SELECT nextval(pg_get_serial_sequence('near_duplicate_features', 'id')) "
+                                            "FROM generate_series(1, %s)", (len(rows),)).fetchall()]
+    connection.execute("INSERT INTO sites (name) VALUES ('sketches') ON CONFLICT DO NOTHING")
+    site = connection.execute("SELECT id FROM sites WHERE name = 'sketches'").fetchone()[0]
+    insert_new_rows(connection, [NewArticleRow(i, f"https://sketch.example/{i}", site, "h", f)
+                                 for i, f in zip(ids, rows, strict=True)], config, "table")
+    stored = dict(connection.execute("SELECT id, sketch FROM near_duplicate_features WHERE id = ANY(%s)",
+                                     (ids,)).fetchall())
+    assert [tuple(stored[i]) for i in ids] == [f.sketch.hashes for f in rows]
+
+
+def _features(hashes: tuple[int, ...]) -> DocumentFeatures:
+    return DocumentFeatures("en", frozenset({"alpha", "beta"}), ("alpha",), None,
+                            ShingleSketch(hashes, len(hashes), len(hashes)), "x", len(hashes))
+
+
+def test_text_array_literals_joined_at_once_are_those_escaped_one_by_one():
+    def escaped(values):  # the per-element way, which every text array of two or more elements took before
+        return "{" + ",".join(["NULL" if v is None else '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                               for v in values]) + "}"
+    rng = random.Random(18)
+    alphabet = ['a', 'Z', '中', ' ', ',', '{', '}', 'N', '"', '\\', "'", 'é']
+    for _ in range(2000):
+        values = ["".join(rng.choices(alphabet, k=rng.randint(0, 6))) for _ in range(rng.randint(1, 8))]
+        if rng.random() < 0.1:
+            values[rng.randrange(len(values))] = None
+        assert text_array_literal(values) == escaped(values), values
+
+
+def test_lock_keys_remembered_are_those_computed():
+    from newscorpus.store import near_duplicate_index
+    features = build_features(ZH_TITLE, "\n".join(ZH_PARAGRAPHS), "zh", CONFIG)
+    expected = {near_duplicate_index._lock_key("url", "https://lock.example/1"),
+                near_duplicate_index._lock_key("exact", features.body_hash)}
+    expected |= {near_duplicate_index._lock_key("block", key)
+                 for key in pigeonhole_keys(features.simhash, CONFIG.simhash_distance)}
+    expected |= {near_duplicate_index._lock_key("keyword", keyword) for keyword in features.keywords}
+    for _ in range(2):  # computed, then remembered
+        assert lock_keys("https://lock.example/1", features, CONFIG) == sorted(expected)
 
 
 def test_a_batch_writes_the_rows_postings_and_blocks_of_articles_recorded_one_by_one(connection):

@@ -52,23 +52,26 @@ WHERE id = ANY (%(ids)s::bigint[])
 
 -- name: insert_features_batch
 -- A batch's new articles in one statement (ids from allocate_ids), their postings and block keys: one statement
--- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal; sketches, keywords,
--- title_keywords and title_numbers hold one array literal per article. Scores go through float8, as a bound
--- float did.
+-- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal but the sketches;
+-- keywords, title_keywords and title_numbers hold one array literal per article. The sketches are one binary
+-- bigint[] of every row's hashes in order (near_duplicate_index.BigintArrayBinary), a row's the slice up to its
+-- end in sketch_ends, of sketch_lengths hashes. Scores go through float8, as a bound float did.
 WITH article AS (
     INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, token_count,
                                          shingle_count, sketch, keywords, title_keywords, title_numbers,
                                          canonical_id, duplicate_method, duplicate_score, matched_id, resolved)
     SELECT a.id, a.url, a.site_id, a.language, a.source_hash, a.body_hash, a.simhash, a.token_count,
-           a.shingle_count, a.sketch::bigint[], a.keywords::text[], a.title_keywords::text[],
+           a.shingle_count, (%(sketch_hashes)b::bigint[])[a.sketch_end - a.sketch_length + 1 : a.sketch_end],
+           a.keywords::text[], a.title_keywords::text[],
            a.title_numbers::text[], a.canonical_id, a.method, a.score, a.matched_id, a.canonical_id IS NOT NULL
     FROM unnest(%(ids)s::bigint[], %(urls)s::text[], %(site_ids)s::integer[], %(languages)s::text[],
                 %(source_hashes)s::text[], %(body_hashes)s::text[], %(simhashes)s::bigint[],
-                %(token_counts)s::integer[], %(shingle_counts)s::integer[], %(sketches)s::text[],
+                %(token_counts)s::integer[], %(shingle_counts)s::integer[], %(sketch_ends)s::integer[],
+                %(sketch_lengths)s::integer[],
                 %(keywords)s::text[], %(title_keywords)s::text[], %(title_numbers)s::text[],
                 %(canonical_ids)s::bigint[], %(methods)s::text[], %(scores)s::float8[], %(matched_ids)s::bigint[])
-         AS a (id, url, site_id, language, source_hash, body_hash, simhash, token_count, shingle_count, sketch,
-               keywords, title_keywords, title_numbers, canonical_id, method, score, matched_id)
+         AS a (id, url, site_id, language, source_hash, body_hash, simhash, token_count, shingle_count, sketch_end,
+               sketch_length, keywords, title_keywords, title_numbers, canonical_id, method, score, matched_id)
     RETURNING id, keywords
 ), postings AS (
     INSERT INTO near_duplicate_keywords (keyword, article_id)
@@ -157,7 +160,8 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
--- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal). A candidate's features
+-- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal), the lock and block keys
+-- in binary (near_duplicate_index.BigintArrayBinary). A candidate's features
 -- come once per batch, on its first row (has_features), in the function's row order (WITH ORDINALITY): the batch's
 -- articles share most of their candidates (a site's recent articles), whose features were read up to 64 times
 -- over (~13 MB of Python objects per batch of the demo crawl, 2026-11-24); the sketch as array_send gives it
@@ -176,9 +180,9 @@ SELECT role, article, id, url, exact, near, shared, source_hash, canonical_id, c
        CASE WHEN has_features THEN title_numbers END AS title_numbers
 FROM (SELECT found.*, role = 'self' OR row_number() OVER (PARTITION BY role, id ORDER BY ordinality) = 1
                       AS has_features
-      FROM near_duplicate_candidates_batch(%(lock_keys)s::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
+      FROM near_duplicate_candidates_batch(%(lock_keys)b::bigint[], %(urls)s::text[], %(body_hashes)s::text[],
                                            %(simhashes)s::bigint[], %(min_shared)s::integer[],
-                                           %(block_articles)s::integer[], %(block_keys)s::bigint[],
+                                           %(block_articles)s::integer[], %(block_keys)b::bigint[],
                                            %(keyword_articles)s::integer[], %(keywords)s::text[],
                                            %(max_distance)s, %(per_keyword)s, %(limit)s, %(layout)s,
                                            %(overlap)s, %(tau)s) WITH ORDINALITY AS found) AS numbered
