@@ -21,10 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags
-from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO
 
-# As default.MIN_LINKED_OWN_CHARS (not imported: default.py reads this module).
-MIN_LINKED_OWN_CHARS = 35
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
 
 MODEL_PATH = Path(__file__).with_name("block_model.json")
@@ -77,7 +74,7 @@ FEATURES: tuple[str, ...] = (
     "region_share",  # block characters over the body's
     "body_share",  # the rules' body over the page's text
     "zh",
-    "prose",  # punctuated (ratio in (0, PAPER_MAX_RATIO]) with a sentence of its own beside its links
+    "prose",  # default.prose_value > 0: punctuated (ratio in (0, PAPER_MAX_RATIO]), a sentence of its own beside links
     "steps_up",  # steps from the block up to the nearest ancestor-or-self that holds or is in the region
     "anchor_height",  # how far that ancestor is above the region's root (0 inside the region)
     "parent_kept",  # share of the parent's subtree text the rules kept
@@ -170,6 +167,8 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
     those positions in `indices`), from the rules' decision (`kept`: the blocks whose lines the rules keep,
     `roots`: their region, `headline`: the stated headline's block, `window`: its item window, `comments`: the
     comment sections, as default.py computes them)."""
+    from newscorpus.core.extraction.default import prose_value  # default.py imports this module
+
     n = len(blocks)
     positions = list(range(len(indices))) if positions is None else positions
     kept_set = set(kept)
@@ -254,7 +253,7 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             size / body_chars if body_chars else 0.0,
             body_share,
             zh,
-            _prose(block),
+            prose_value(block) > 0,
             block.depth - blocks[anchor].depth if anchor >= 0 else block.depth,
             holders.get(anchor, 0) if roots else -1,
             _subtree_share(blocks, prefix, kept_prefix, parent),
@@ -278,12 +277,6 @@ def _subtree_share(blocks: list[Block], prefix: list[int], kept_prefix: list[int
     end = blocks[index].end
     whole = prefix[end] - prefix[index]
     return (kept_prefix[end] - kept_prefix[index]) / whole if whole else 0.0
-
-
-def _prose(block: Block) -> bool:
-    ratio = block.punctuation / block.chars
-    own = block.chars - block.link_chars
-    return 0.0 < ratio <= PAPER_MAX_RATIO and (not block.link_chars or own >= MIN_LINKED_OWN_CHARS)
 
 
 def _make(block: Block) -> tuple[str, str]:
