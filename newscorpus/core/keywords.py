@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from itertools import compress, count, islice
+from itertools import chain, compress, count, islice
 
 import numpy as np
 
@@ -217,9 +217,9 @@ def body_keywords(
         windows = _window_words_zh(normalized_body, frozenset(seeds), window)
     else:
         windows = _window_words_en(_WORD.findall(normalized_body) if words is None else words, frozenset(seeds), window)
-    counts: Counter[str] = Counter()
-    for found in windows:
-        counts.update(found)
+    # One count over all windows (in window order, so the same counts in the same insertion order): a
+    # Counter.update per window cost ~2 µs each, ~15 windows a body (issue 18, 2026-11-24).
+    counts = Counter(chain.from_iterable(windows))
     ranked = sorted((w for w, n in counts.items() if n >= min_cooccurrence), key=lambda w: (-counts[w], w))
     return tuple(ranked[:limit])
 

@@ -158,3 +158,23 @@ def test_title_numbers_are_sorted_with_full_width_digits_folded():
     assert title_numbers("Millbrook tools v2.4.10 release") == ("10", "2", "4")
     assert title_numbers("每周新闻测验（第１０期）") == title_numbers("每周新闻测验（第10期）") == ("10",)
     assert title_numbers("Week 05 quiz") == title_numbers("Week 5 quiz") and title_numbers("No numbers") == ()
+
+
+def test_body_keywords_count_windows_as_one_update_per_window():
+    """body_keywords counts all windows at once; the reference counts them window by window (the path it replaced)."""
+    from collections import Counter
+
+    from newscorpus.core.keywords import _window_words_en, _window_words_zh, body_keywords, title_keywords
+
+    for title, paragraphs, lang in ((EN_TITLE, EN_PARAGRAPHS, "en"), (ZH_TITLE, ZH_PARAGRAPHS, "zh")):
+        body = normalize_text("\n\n".join(paragraphs))
+        seeds = title_keywords(title, lang)
+        for window, cooccurrence in ((2, 1), (5, 2), (8, 3)):
+            windows = (_window_words_zh(body, frozenset(seeds), window) if lang == "zh"
+                       else _window_words_en(re.findall(r"\w+", body), frozenset(seeds), window))
+            counts: Counter[str] = Counter()
+            for found in windows:
+                counts.update(found)
+            ranked = sorted((w for w, n in counts.items() if n >= cooccurrence), key=lambda w: (-counts[w], w))
+            assert body_keywords(body, seeds, lang, window, cooccurrence, 40) == tuple(ranked[:40])
+            assert ranked

@@ -17,6 +17,7 @@ from newscorpus.core.near_duplicate import (
     DocumentFeatures,
     NearDuplicateConfig,
     PairMeasures,
+    _pool_judgements,
     decide,
     judge,
 )
@@ -206,3 +207,18 @@ def test_decide_in_slices_of_rows_matches_the_reference(monkeypatch):
     for seed in range(0, 480, 11):
         new, candidates, config = generated_case(seed)
         assert repr(decide(new, candidates, config).judgements) == repr(ref_decide(new, candidates, config)), seed
+
+
+def test_a_lone_candidate_is_judged_as_the_pool_judges_it():
+    """decide's path for one candidate (measure_pair) against the pool's path it skips, for every generated candidate
+    taken alone, copies of the new article among them."""
+    asked = 0
+    for seed in range(0, 480, 5):
+        new, candidates, config = generated_case(seed)
+        for candidate in candidates:
+            if candidate[1].lang != new.lang:
+                continue
+            got = decide(new, [candidate], config).judgements
+            assert repr(got) == repr(_pool_judgements(new, [candidate], config)), seed
+            asked += 1
+    assert asked > 100
