@@ -217,8 +217,8 @@ def body_keywords(
         windows = _window_words_zh(normalized_body, frozenset(seeds), window)
     else:
         windows = _window_words_en(_WORD.findall(normalized_body) if words is None else words, frozenset(seeds), window)
-    # One count over all windows (in window order, so the same counts in the same insertion order): a
-    # Counter.update per window cost ~2 µs each, ~15 windows a body (issue 18, 2026-11-24).
+    # One count over all windows (in window order: the same counts in the same insertion order), not a
+    # Counter.update per window (~11 a body): 8.0-8.5 -> 3.7-5.0 µs per en body of the dedup set (issue 18, 2026-11-24).
     counts = Counter(chain.from_iterable(windows))
     ranked = sorted((w for w, n in counts.items() if n >= min_cooccurrence), key=lambda w: (-counts[w], w))
     return tuple(ranked[:limit])

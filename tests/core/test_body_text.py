@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
 import unicodedata
@@ -21,7 +20,6 @@ from newscorpus.core.body_text import (
     fold_nfkc_characters,
 )
 from newscorpus.core.keywords import normalize_text
-from newscorpus.core.shingle_sketch import exact_body_hash, word_utf8
 from tests.core.near_duplicate_texts import EN_PARAGRAPHS, ZH_PARAGRAPHS
 
 WORD = re.compile(r"\w+")
@@ -92,11 +90,3 @@ def test_folding_characters_keeps_the_nfkc_and_leaves_a_chinese_body_normal():
     combining = "e\u0301 ｅ\u0301"  # composing is left to that NFKC call
     assert unicodedata.normalize("NFKC", fold_nfkc_characters(combining)) == unicodedata.normalize("NFKC", combining)
     assert "，" not in folded and "(记者 王明)covid-19...1⁄2" in folded.lower()
-
-
-@pytest.mark.parametrize("text", TEXTS + ["plain ascii words only", "ascii then é"])
-def test_word_utf8_is_the_word_characters_encoded(text):
-    """shingle_sketch.word_utf8's ASCII path (code points as bytes) against the str it skips, and its hash."""
-    body = BodyText.of(text)
-    assert word_utf8(body) == body.word_chars.encode()
-    assert exact_body_hash(body) == hashlib.sha1(body.word_chars.encode()).hexdigest()
