@@ -163,20 +163,25 @@ def candidates(blocks: list[Block]) -> list[int]:
 def block_features(blocks: list[Block], kept: list[int], roots: list[int], headline: int | None,
                    language: str | None, indices: list[int], window: list[bool] | None = None,
                    comments: list[bool] | None = None, positions: list[int] | None = None) -> np.ndarray:
-    """One row of FEATURES per block in `indices` (the blocks with text; with `positions`, only for the blocks at
-    those positions in `indices`), from the rules' decision (`kept`: the blocks whose lines the rules keep,
-    `roots`: their region, `headline`: the stated headline's block, `window`: its item window, `comments`: the
-    comment sections, as default.py computes them)."""
+    """One row of FEATURES per block in `indices` (the blocks with text, ascending; with `positions`, only for the
+    blocks at those positions in `indices`), from the rules' decision (`kept`: the blocks whose lines the rules
+    keep, `roots`: their region, `headline`: the stated headline's block, `window`: its item window, `comments`:
+    the comment sections, as default.py computes them).
+
+    Page-wide facts are computed only as far as the chosen rows need them (the model scores ~24 open blocks of
+    ~140): a text's earlier copy is looked for among the blocks of its length, a row's make among the kept blocks
+    of its tag, a caption ancestor once per ancestor."""
     from newscorpus.core.extraction.default import prose_value  # default.py imports this module
 
     n = len(blocks)
     positions = list(range(len(indices))) if positions is None else positions
+    if not positions:
+        return np.empty((0, len(FEATURES)))
     kept_set = set(kept)
     low = roots[0] if roots else n
     high = blocks[roots[-1]].end if roots else n
-    makes = {(blocks[index].tag, blocks[index].element.get("class")) for index in kept}
-    makes = {(tag, names.split(None, 1)[0] if names and names.strip() else "") for tag, names in makes}
     chars = [block.chars for block in blocks]
+    parents = [block.parent for block in blocks]
     # Subtree text by prefix sums (a block's subtree is blocks[index:end]), all of it and the kept part.
     prefix = [0, *accumulate(chars)]
     kept_chars = [0] * n
@@ -185,43 +190,45 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
     kept_prefix = [0, *accumulate(kept_chars)]
     body_chars = kept_prefix[-1]
     page_chars = prefix[-1] or 1
-    children = Counter(blocks[index].parent for index in indices)  # text blocks per parent, and kept ones
-    children_kept = Counter(blocks[index].parent for index in kept)
-    first = {blocks[index].text: index for index in reversed(indices)}  # each text's first block
+    children = Counter(map(parents.__getitem__, indices))  # text blocks per parent, and kept ones
+    children_kept = Counter(map(parents.__getitem__, kept))
+    index_chars = list(map(chars.__getitem__, indices))  # the text blocks' lengths: a copy has its original's
+    # length -> first position holding it (the reversed pairs leave the first)
+    first_of_size = dict(zip(reversed(index_chars), range(len(indices) - 1, -1, -1), strict=True))
     holders: dict[int, int] = {}  # ancestors-or-self of the roots -> height above the region's root
     for root in roots:
         height, node = 0, root
         while node >= 0 and node not in holders:
             holders[node] = height
             height += 1
-            node = blocks[node].parent
+            node = parents[node]
+    captions: dict[int, bool] = {-1: False}  # block -> a <figure>/<figcaption> is it or above it
+    classes = [blocks[indices[position]].element.get("class") or "" for position in positions]
+    makes = _kept_makes(blocks, kept, {_make_of(blocks[indices[position]].tag, names)
+                                       for position, names in zip(positions, classes, strict=True)})
     zh = 1.0 if language == "zh" else 0.0
     body_share = body_chars / page_chars
     last = len(indices) - 1
-    rows = np.empty((len(positions), len(FEATURES)))
-    for row, position in enumerate(positions):
+    rows = []
+    for position, names in zip(positions, classes, strict=True):
         index = indices[position]
         block = blocks[index]
         size = block.chars
         parent = block.parent
-        grandparent = blocks[parent].parent if parent >= 0 else -1
-        flags = _names_flags((block.element.get("class") or "") + " " + (block.element.get("id") or ""))
+        grandparent = parents[parent] if parent >= 0 else -1
+        flags = _names_flags(names + " " + (block.element.get("id") or ""))
         depth_in = next((block.depth - blocks[r].depth for r in roots if r <= index < blocks[r].end), -1)
         side = 0 if low <= index < high else -1 if index < low else 1
         distance = 0 if side == 0 else (low - index if side < 0 else index - high + 1)
-        anchor, caption = index, False
-        while anchor >= 0 and anchor not in holders and not (depth_in >= 0 and anchor == index):
-            caption = caption or blocks[anchor].tag in _CAPTION_TAGS
-            anchor = blocks[anchor].parent
-        node = anchor
-        while node >= 0 and not caption:
-            caption = blocks[node].tag in _CAPTION_TAGS
-            node = blocks[node].parent
+        anchor = index
+        if depth_in < 0:
+            while anchor >= 0 and anchor not in holders:
+                anchor = parents[anchor]
         previous = blocks[indices[position - 1]] if position else None
         following = blocks[indices[position + 1]] if position < last else None
         text = block.text
         tag = block.tag
-        rows[row] = (
+        rows.append((
             index in kept_set,
             depth_in >= 0,
             side,
@@ -243,9 +250,9 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             *(tag == name for name in _TAG_FLAGS),
             block.bold_count > 0,
             block.br_count > 0,
-            _make(block) in makes,
-            first[text] < index,
-            _FURNITURE.search(text, 0, FURNITURE_PREFIX) is not None,
+            _make_of(tag, names) in makes,
+            first_of_size[size] < position and _earlier_copy(blocks, indices, index_chars, position, size, text),
+            _furniture(text),
             -1 if headline is None else float(index < headline),
             previous is not None and indices[position - 1] in kept_set,
             following is not None and indices[position + 1] in kept_set,
@@ -264,10 +271,75 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             previous.punctuation / previous.chars if previous is not None else 0.0,
             following.punctuation / following.chars if following is not None else 0.0,
             -1 if window is None else window[index],
-            caption,
+            _in_caption(blocks, parents, captions, index),
             comments[index] if comments is not None else block.comment,
-        )
-    return rows
+        ))
+    return np.array(rows, dtype=float)
+
+
+def _make_of(tag: str, names: str) -> tuple[str, str]:
+    """A block's make: its tag and first class name ("" without one)."""
+    first = names.split(None, 1)
+    return tag, first[0] if first else ""
+
+
+def _kept_makes(blocks: list[Block], kept: list[int], wanted: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The makes in `wanted` that a kept block has (only kept blocks of a wanted tag have their class read; the
+    search stops once all are found)."""
+    tags = {tag for tag, _ in wanted}
+    found: set[tuple[str, str]] = set()
+    for index in kept:
+        block = blocks[index]
+        if block.tag in tags:
+            make = _make_of(block.tag, block.element.get("class") or "")
+            if make in wanted:
+                found.add(make)
+                if len(found) == len(wanted):
+                    break
+    return found
+
+
+def _earlier_copy(blocks: list[Block], indices: list[int], index_chars: list[int], position: int, size: int,
+                  text: str) -> bool:
+    """Whether a text block before `position` holds the same text (only blocks of the same length are compared)."""
+    start = 0
+    while True:
+        try:
+            start = index_chars.index(size, start, position)
+        except ValueError:
+            return False
+        if blocks[indices[start]].text == text:
+            return True
+        start += 1
+
+
+_FURNITURE_LOWER = re.compile(_FURNITURE.pattern)
+
+
+def _furniture(text: str) -> bool:
+    """_FURNITURE in the first FURNITURE_PREFIX characters. ASCII text is lower-cased and searched case-sensitively
+    (the same matches: ASCII letters fold only among themselves, and the pattern's other characters have no case);
+    any other text by the case-insensitive pattern."""
+    head = text[:FURNITURE_PREFIX]
+    if head.isascii():
+        return _FURNITURE_LOWER.search(head.lower()) is not None
+    return _FURNITURE.search(head) is not None
+
+
+def _in_caption(blocks: list[Block], parents: list[int], captions: dict[int, bool], index: int) -> bool:
+    """Whether the block or an ancestor is a <figure>/<figcaption> (`captions` remembers the ancestors asked)."""
+    path = []
+    node = index
+    while node not in captions:
+        if blocks[node].tag in _CAPTION_TAGS:
+            captions[node] = True
+            break
+        path.append(node)
+        node = parents[node]
+    answer = captions[node]
+    for node in path:
+        captions[node] = answer
+    return answer
 
 
 def _subtree_share(blocks: list[Block], prefix: list[int], kept_prefix: list[int], index: int) -> float:
@@ -277,11 +349,6 @@ def _subtree_share(blocks: list[Block], prefix: list[int], kept_prefix: list[int
     end = blocks[index].end
     whole = prefix[end] - prefix[index]
     return (kept_prefix[end] - kept_prefix[index]) / whole if whole else 0.0
-
-
-def _make(block: Block) -> tuple[str, str]:
-    classes = (block.element.get("class") or "").split()
-    return block.tag, classes[0] if classes else ""
 
 
 # Languages whose pages keep the rules' body: on zh pages the model's additions lost held-out F1 (scratch runs of the
