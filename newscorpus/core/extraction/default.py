@@ -151,7 +151,10 @@ def item_window(blocks: list[Block], headline: int) -> list[bool]:
     """Blocks after the headline and before the next item, plus the headline's ancestors (their own text
     may be the body when paragraphs are bare text separated by <br>)."""
     low, high = blocks[headline].end, item_end(blocks, headline)
-    inside = [low <= i < high for i in range(len(blocks))]
+    count = len(blocks)
+    low = min(max(low, 0), count)
+    high = min(max(high, low), count)
+    inside = [False] * low + [True] * (high - low) + [False] * (count - high)  # `low <= i < high` for each i
     ancestor = blocks[headline].parent
     while ancestor >= 0:
         inside[ancestor] = True
@@ -468,9 +471,9 @@ def comment_sections(blocks: list[Block]) -> list[bool]:
 
 
 def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
-            tuned: dict[str, float]) -> RegionChoice:
+            tuned: dict[str, float], comments: list[bool] | None = None) -> RegionChoice:
     values = [prose_value(b, max_ratio) if window is None or window[i] else 0.0 for i, b in enumerate(blocks)]
-    comments = comment_sections(blocks)
+    comments = comment_sections(blocks) if comments is None else comments
     values = [0.0 if comments[i] else value for i, value in enumerate(values)]
     outside_chrome = [0.0 if value and in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
     if any(outside_chrome):
@@ -544,13 +547,13 @@ def choose_region(
     if not blocks:
         return RegionChoice([], [], 0.0)
     language = page_language(blocks)
-    choice = _rules_region(blocks, max_ratio, titles, tuned_constants(language))
+    comments = comment_sections(blocks)  # asked once: the rules' regions and the model read the same list
+    choice, window = _rules_region(blocks, max_ratio, titles, tuned_constants(language), comments)
     model = (block_classifier.load_model() if block_classifier.USE_LEARNED else None) if learned is True else learned
     if not model or language in block_classifier.RULES_ONLY_LANGUAGES:
         return choice
-    window = item_window(blocks, choice.headline) if choice.headline is not None else None
     added = block_classifier.additions(model, blocks, choice.kept, choice.roots, choice.headline, language, window,
-                                       comment_sections(blocks))
+                                       comments)
     if not added:
         return choice
     kept = sorted({*choice.kept, *added})
@@ -559,12 +562,14 @@ def choose_region(
     return RegionChoice(choice.roots, lines, choice.score, choice.headline, kept, choice.lines)
 
 
-def _rules_region(blocks: list[Block], max_ratio: float, titles: tuple[str, ...],
-                  tuned: dict[str, float]) -> RegionChoice:
+def _rules_region(blocks: list[Block], max_ratio: float, titles: tuple[str, ...], tuned: dict[str, float],
+                  comments: list[bool]) -> tuple[RegionChoice, list[bool] | None]:
+    """The rules' choice, and the headline's item window when the choice holds the headline (else None)."""
     headline = find_headline(blocks, titles) if titles else None
     if headline is not None:
-        choice = _region(blocks, max_ratio, item_window(blocks, headline), tuned)
+        window = item_window(blocks, headline)
+        choice = _region(blocks, max_ratio, window, tuned, comments)
         if choice.lines:
             choice.headline = headline
-            return choice
-    return _region(blocks, max_ratio, None, tuned)
+            return choice, window
+    return _region(blocks, max_ratio, None, tuned, comments), None

@@ -12,7 +12,9 @@ from itertools import accumulate
 import numpy as np
 
 from newscorpus.core.extraction import block_classifier as bc
+from newscorpus.core.extraction import default
 from newscorpus.core.extraction.default import choose_region, comment_sections, item_window
+from newscorpus.core.extraction.headline import item_end
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags, build_blocks, clean_tree, parse_html
 
 WORDS = ["Subscribe now", "Related stories", "the ferry was late", "Ünïcode “quoted” text", "评论", "版权所有",
@@ -80,6 +82,28 @@ def test_furniture_words_of_ascii_text_match_the_case_insensitive_search():
         assert bc._furniture(text) == (bc._FURNITURE.search(text, 0, bc.FURNITURE_PREFIX) is not None), text
     # why other text keeps the case-insensitive search: it matches "İ" to "i" where "İ".lower() is two characters
     assert bc._furniture("Logİn") and "logİn".lower() != "login"
+
+
+def test_item_window_matches_the_per_index_test():
+    for blocks, _, _, _, indices, _ in _cases(60):
+        for headline in indices:
+            low, high = blocks[headline].end, item_end(blocks, headline)
+            inside = [low <= i < high for i in range(len(blocks))]
+            ancestor = blocks[headline].parent
+            while ancestor >= 0:
+                inside[ancestor] = True
+                ancestor = blocks[ancestor].parent
+            assert item_window(blocks, headline) == inside
+
+
+def test_rules_region_shares_its_window_and_comment_sections():
+    for blocks, _, _, _, _, _ in _cases(60):
+        comments = comment_sections(blocks)
+        choice, window = default._rules_region(blocks, default.PAPER_MAX_RATIO, ("the ferry was late",),
+                                               default.tuned_constants("en"), comments)
+        assert window == (item_window(blocks, choice.headline) if choice.headline is not None else None)
+        alone = default._region(blocks, default.PAPER_MAX_RATIO, window, default.tuned_constants("en"))
+        assert (alone.roots, alone.lines, alone.kept) == (choice.roots, choice.lines, choice.kept)
 
 
 # The code before round 6 (newscorpus/core/extraction/block_classifier.py at 10a5a66).
