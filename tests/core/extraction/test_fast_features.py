@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 import random
+import re
+import sys
 from collections import Counter
 from itertools import accumulate
 
@@ -80,8 +82,29 @@ def test_furniture_words_of_ascii_text_match_the_case_insensitive_search():
     texts += [rng.choice(WORDS).upper() + " " + text for text in texts[:500]]
     for text in texts:
         assert bc._furniture(text) == (bc._FURNITURE.search(text, 0, bc.FURNITURE_PREFIX) is not None), text
-    # why other text keeps the case-insensitive search: it matches "İ" to "i" where "İ".lower() is two characters
-    assert bc._furniture("Logİn") and "logİn".lower() != "login"
+    # why text holding one of _UNFOLDED keeps the case-insensitive search: it matches "İ" to "i" where "İ".lower()
+    # is two characters
+    assert bc._furniture("Logİn") and "logİn".lower() != "login" and bc._furniture("ſubscribe")
+    mixed = [f"{word} “{text}” — é" for word, text in zip(WORDS * 30, texts, strict=False)]
+    for text in mixed + ["Ünïcode comments", "ǅ related", "Σ cooKie"]:
+        assert bc._furniture(text) == (bc._FURNITURE.search(text, 0, bc.FURNITURE_PREFIX) is not None), text
+
+
+def test_lower_casing_is_exact_for_every_character_but_the_unfolded_ones():
+    ascii_letter = re.compile(r"[a-z]", re.IGNORECASE)
+    word = re.compile(r"\w")
+    pattern_chars = {char for char in bc._FURNITURE.pattern if not char.isascii()}
+    unfolded = []
+    for code in range(128, sys.maxunicode + 1):
+        char = chr(code)
+        if ascii_letter.match(char):
+            unfolded.append(char)
+            continue
+        lower = char.lower()
+        assert len(lower) == 1 and not lower.isascii(), hex(code)
+        assert (lower in pattern_chars) == (char in pattern_chars), hex(code)
+        assert bool(word.match(lower)) == bool(word.match(char)), hex(code)
+    assert tuple(unfolded) == bc._UNFOLDED
 
 
 def test_item_window_matches_the_per_index_test():
