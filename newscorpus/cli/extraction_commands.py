@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
@@ -183,6 +184,9 @@ def run_train(args: argparse.Namespace) -> int:
     from newscorpus.core.extraction import training
     from newscorpus.evaluation import extraction_eval as ev
 
+    if (args.block_model is not None or args.cross_validate) and importlib.util.find_spec("lightgbm") is None:
+        raise CommandError("the learned block model is fitted with LightGBM, which is not installed "
+                           "(pip install 'newscorpus[eval]')")
     try:
         items = ev.load_items(args.data)
     except ev.DatasetError as error:

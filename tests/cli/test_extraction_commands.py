@@ -82,3 +82,15 @@ def test_eval_extraction_with_floors(tmp_path: Path, capsys: pytest.CaptureFixtu
         _run(["eval", "extraction", str(tmp_path / "nothing")])
     with pytest.raises(CommandError):
         _run(["eval", "extraction", str(data), "--compare", "no-such-tool"])
+
+
+@pytest.mark.parametrize("flags", [["--no-fit", "--cross-validate"], ["--no-fit", "--block-model"]])
+def test_train_without_lightgbm_is_one_line_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            flags: list[str]) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "lightgbm"
+                        else find_spec(name, *rest))
+    with pytest.raises(CommandError, match=r"LightGBM, which is not installed \(pip install 'newscorpus\[eval\]'\)"):
+        _run(["train", "extraction", "--data", str(tmp_path / "no such set"), *flags])
