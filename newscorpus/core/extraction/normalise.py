@@ -105,14 +105,13 @@ def document_element(element: etree._Element) -> etree._Element:
 # teaser column (theverge.com). Middle of the 400-800 plateau chosen. Comment forms ("name, e-mail,
 # website") go too, which is no loss.
 SIGNUP_BOX_MAX_CHARS = 600
-_EMAIL_FIELDS = etree.XPath("descendant-or-self::input[translate(@type, 'EMAIL', 'email') = 'email']")  # from
-# document_element; `email_fields` answers the same from one tag-filtered walk (a test compares them)
 _EMAIL_CASE = str.maketrans("EMAIL", "email")  # XPath translate(@type, 'EMAIL', 'email')
 
 
 def email_fields(root: etree._Element) -> list[etree._Element]:
-    """The document's e-mail input fields (what _EMAIL_FIELDS finds from the document element), in document order:
-    libxml2's tag-filtered walk instead of the XPath engine's (~0.1 ms less per page on the dev sets; issue 16,
+    """The document's e-mail input fields (what "descendant-or-self::input[translate(@type, 'EMAIL', 'email') =
+    'email']" finds from the document element; tests/core/extraction/test_fast_walks.py compares them), in document
+    order: libxml2's tag-filtered walk instead of the XPath engine's (~0.1 ms less per page on the dev sets; issue 16,
     2026-11-24)."""
     return [field for field in document_element(root).iter("input")
             if (field.get("type") or "").translate(_EMAIL_CASE) == "email"]
@@ -131,13 +130,13 @@ BUTTON_MAX_CHARS = 1000
 # Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
 # which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
 _NESTING_DROPS = ("select", "option", "object", "applet", "map", "video", "audio", "canvas", "picture", "embed")
-_HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
 _CONTENT_TAGS = ("p", "main", "article", "section", "h1", "h2", "h3")
 
 
 def holds_content(element: etree._Element) -> bool:
-    """_HOLDS_CONTENT's answer from one tag-filtered walk of the element's descendants that stops at the first hit
-    (the XPath union walked them once per tag: ~0.2 ms per page on the dev sets; issue 16, 2026-11-24)."""
+    """Whether the element holds any of _CONTENT_TAGS ("boolean(.//p | .//main | ...)", which test_fast_walks.py
+    compares), from one tag-filtered walk of its descendants that stops at the first hit (the XPath union walked them
+    once per tag: ~0.2 ms per page on the dev sets; issue 16, 2026-11-24)."""
     for _ in element.iterdescendants(*_CONTENT_TAGS):
         return True
     return False
@@ -433,7 +432,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
 def _finish(block: Block) -> None:
     """A block's text from its parts: no-break spaces counted and made spaces, runs of spaces squashed, each line
     stripped, empty lines dropped; then its counts. Most wrappers own only whitespace (nothing to normalise), and
-    most texts are one line (stripped without the split and join; tests/core/extraction/test_fast_paths.py checks
+    most texts are one line (stripped without the split and join; tests/core/extraction/test_fast_walks.py checks
     this against the line-by-line form it replaces, issue 16, 2026-11-24)."""
     parts = block.parts
     raw = "".join(parts) if len(parts) != 1 else parts[0]
