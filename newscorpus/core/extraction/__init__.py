@@ -13,8 +13,8 @@ from newscorpus.core.extraction import punctuation as punctuation_method
 from newscorpus.core.extraction.line_kinds import line_kinds
 from newscorpus.core.extraction.markup import read_markup
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata
-from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, document_element, parse_html
-from newscorpus.core.extraction.page_kind import article_marked, is_listing
+from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.page_kind import is_listing
 from newscorpus.core.text import detect_language
 
 __all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
@@ -189,11 +189,9 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         return PageFailure("timeout", encoding)
     markup = read_markup(root)  # one walk for the head, the article mark and the dialogs that cleaning drops
     head = head_metadata(root, url, html_text=text, markup=markup)
-    # read_markup walks from `root`, article_marked and dialogs from the document element: the same element after
-    # parse_html (checked here rather than assumed)
-    whole = root is document_element(root)
-    marked = markup.article_marked if whole else article_marked(root)
-    clean_tree(root, markup.dialogs if whole else None)
+    # parse_html gives the document element, so the walk from `root` sees the whole page: its dialogs and article mark
+    marked = markup.article_marked
+    clean_tree(root, markup.dialogs)
     blocks = build_blocks(root)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)

@@ -55,7 +55,7 @@ class PageMarkup:
     date_marked: list[etree._Element] = field(default_factory=list)
     # Read in the same walk for the steps after it (one walk fewer per page; issue 16, 2026-11-24): the elements
     # marked as a dialog (normalise.dialogs, before cleaning: clean_tree skips those it has dropped since) and
-    # whether the page states it is an article (page_kind.article_marked).
+    # whether the page states it is an article (og:type "article" or a JSON-LD ARTICLE_LD type; page_kind.is_listing).
     dialogs: list[etree._Element] = field(default_factory=list)
     article_marked: bool = False
 

@@ -4,19 +4,11 @@ A news extractor should report a list page as `listing_page`, not return its tea
 on wcxb_listing, 118 list pages, an article came back for 114). The rule is conservative, since calling an
 article a listing loses it: a page is a listing only when it states no article (no og:type "article", no
 JSON-LD Article/NewsArticle/BlogPosting), no headline matching its title was found, most of its text is links,
-and the chosen region holds little of its non-link text.
+and the chosen region holds little of its non-link text. The article mark is read with the page's other markup
+(markup.read_markup: PageMarkup.article_marked).
 """
 
 from __future__ import annotations
-
-from lxml import etree
-
-from newscorpus.core.extraction.markup import ARTICLE_LD
-from newscorpus.core.extraction.normalise import document_element
-
-# Asked from the document element (normalise.document_element: what "//" finds, for a third of the CPU).
-_OG_TYPES = etree.XPath("descendant-or-self::meta[@property='og:type' or @name='og:type']/@content")
-_LD_SCRIPTS = etree.XPath("descendant-or-self::script[@type='application/ld+json']/text()")
 
 # Thresholds from the dev sets (2026-11-24): over the 1,071 article pages and 118 wcxb_listing pages, region
 # share < 0.3 and page link share > 0.5 (with no article mark and no headline) flag 19 listing pages and no
@@ -25,15 +17,6 @@ _LD_SCRIPTS = etree.XPath("descendant-or-self::script[@type='application/ld+json
 # article marks and headline, 0.3 / 0.5 flag 38 lists and 15 articles.
 MAX_REGION_SHARE = 0.3
 MIN_LINK_SHARE = 0.5
-
-
-def article_marked(root: etree._Element) -> bool:
-    """The page states that it is an article (og:type or JSON-LD); read before cleaning drops <head>/<script>.
-    `read_markup` answers the same in its walk (PageMarkup.article_marked), which extraction uses."""
-    document = document_element(root)
-    if any(str(value).strip().lower() == "article" for value in _OG_TYPES(document)):
-        return True
-    return any(ARTICLE_LD.search(str(text)) for text in _LD_SCRIPTS(document))
 
 
 def is_listing(marked: bool, headline_found: bool, body_chars: int, total_chars: int, link_chars: int) -> bool:

@@ -21,12 +21,22 @@ from newscorpus.core.extraction.normalise import (
     clean_tree,
     parse_html,
 )
-from newscorpus.core.extraction.page_kind import article_marked
 
 line_kinds = importlib.import_module("newscorpus.core.extraction.line_kinds")
 # The XPaths normalise.email_fields and normalise.holds_content replaced
 EMAIL_FIELDS = etree.XPath("descendant-or-self::input[translate(@type, 'EMAIL', 'email') = 'email']")
 HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
+# ... and the separate walk that read the article mark before read_markup did (page_kind.article_marked)
+OG_TYPES = etree.XPath("descendant-or-self::meta[@property='og:type' or @name='og:type']/@content")
+LD_SCRIPTS = etree.XPath("descendant-or-self::script[@type='application/ld+json']/text()")
+
+
+def article_marked(root) -> bool:
+    document = normalise.document_element(root)
+    if any(str(value).strip().lower() == "article" for value in OG_TYPES(document)):
+        return True
+    return any(markup.ARTICLE_LD.search(str(text)) for text in LD_SCRIPTS(document))
+
 
 BLOCK_FIELDS = ("tag", "parent", "depth", "link_chars", "bold_count", "br_count", "nbsp_count", "in_chrome", "hint",
                 "comment", "end", "text", "chars", "punctuation")
