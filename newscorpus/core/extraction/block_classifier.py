@@ -1,10 +1,10 @@
-"""A learned correction of the default method's region (issue 16): per text block, keep or drop.
+"""A learned correction of the default method's region (issue 16): text blocks the rules left out that are body.
 
-The rules (default.py) choose a region and trim it; a small tree ensemble then reads every text block's
-features, the rules' own decision among them, and says which blocks are body: it learns the corrections the
-rules miss (blocks to add beside the region, noise to drop inside it). Trained by `block_training.py`
-(LightGBM, training-time only) on labelled pages; shipped as a JSON file of tree arrays (with the data, seed,
-feature list and date that made it) and evaluated here with numpy alone.
+The rules (default.py) choose a region and trim it; a small tree ensemble then reads the features of the text
+blocks the rules left out (`open_positions`), the rules' own decision among them, and adds those it scores as body.
+It never drops a block the rules keep (letting it drop lost held-out F1; BENCHMARKS.md, round 5). Trained by
+`block_training.py` (LightGBM, training-time only) on labelled pages; shipped as a JSON file of tree arrays (with
+the data, seed, feature list and date that made it) and evaluated here with numpy alone.
 """
 
 from __future__ import annotations
