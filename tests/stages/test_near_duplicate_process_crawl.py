@@ -1,6 +1,6 @@
 """A real crawl of the demo site with the near-duplicate decision in a process of its own (issue 18): the process
 is killed mid-crawl; it is counted, replaced, and every article still gets its decision; when the crawl ends no
-decision process is left running."""
+decision process is left running; the crawl process never loads jieba's dictionary (the child does)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,15 @@ def decision_processes(crawl: psutil.Process) -> list[psutil.Process]:
     return found
 
 
+def maps_jieba(pid: int) -> bool:
+    """Has the process mapped jieba's trie dictionary or marisa_trie (newscorpus.core.jieba_dictionary)?"""
+    try:
+        with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as maps:
+            return any("jieba" in line or "marisa" in line for line in maps)
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
 def decided(dsn: str) -> int:
     with psycopg.connect(dsn) as connection:
         return connection.execute("SELECT count(*) FROM near_duplicate_features").fetchone()[0]
@@ -59,10 +68,13 @@ def test_a_decision_process_killed_mid_crawl_loses_no_article_and_none_is_left_r
                 watched = psutil.Process(crawl.pid)
                 seen: dict[int, psutil.Process] = {}
                 killed = None
+                jieba_in = {"crawl": False, "child": False}
                 deadline = time.monotonic() + 120
                 while crawl.poll() is None and time.monotonic() < deadline:
+                    jieba_in["crawl"] |= maps_jieba(crawl.pid)
                     for process in decision_processes(watched):
                         seen.setdefault(process.pid, process)
+                        jieba_in["child"] |= maps_jieba(process.pid)
                         if killed is None and decided(dsn) > 0:  # mid-crawl: a first batch is recorded
                             process.kill()
                             killed = process.pid
@@ -77,6 +89,7 @@ def test_a_decision_process_killed_mid_crawl_loses_no_article_and_none_is_left_r
         assert killed is not None and len(seen) >= 2, (killed, seen)  # killed, then replaced
         assert stat(log, "worker_errors") == 1, log[-3000:]
         assert stat(log, "failed") == 0
+        assert jieba_in == {"crawl": False, "child": True}  # the demo site's Chinese articles: in the child only
         with psycopg.connect(dsn) as connection:
             stored = {url for (url,) in connection.execute("SELECT url FROM articles")}
             with_features = {url for (url,) in connection.execute("SELECT url FROM near_duplicate_features")}
