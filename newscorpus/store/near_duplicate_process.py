@@ -2,7 +2,7 @@
 (newscorpus.store.near_duplicate_records.decide_batch, with the process's own connection) run in a child Python,
 so the crawl process only sends each batch's (url, site id, title, body, language) and reads the outcomes.
 
-The child is a fresh interpreter (``python -m newscorpus.store.near_duplicate_process``, not a multiprocessing
+The child is a fresh interpreter (``python -P -m newscorpus.store.near_duplicate_process``, not a multiprocessing
 spawn, which would import the crawl's ``__main__``: Scrapy, Twisted, lxml): it imports the near-duplicate core,
 numpy and psycopg only, and loads jieba's dictionary when Chinese text comes. Messages are pickles, each after its
 length, over the child's stdin and stdout (the child's own prints go to stderr).
@@ -77,10 +77,12 @@ class DecisionProcess:
 
     def start(self) -> None:
         if self._child is None:
-            environment = dict(os.environ)  # the child imports this very newscorpus, wherever it was found
+            # The child imports this very newscorpus, wherever it was found: its folder first on the path, and -P
+            # keeps the current folder (which may hold another checkout) off it.
+            environment = dict(os.environ)
             package_root = str(Path(__file__).resolve().parents[2])
             environment["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, environment.get("PYTHONPATH")]))
-            self._child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+            self._child = subprocess.Popen([sys.executable, "-P", "-m", __name__], stdin=subprocess.PIPE,
                                            stdout=subprocess.PIPE, env=environment)
             send(self._child.stdin, (self.dsn, self.config, retry.process_policy()))
 
