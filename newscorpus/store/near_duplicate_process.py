@@ -11,7 +11,8 @@ A child that dies (killed, out of memory) is counted (:attr:`DecisionProcess.dea
 decided again by a new child: record_articles is idempotent per URL and text, so a batch the dead child had
 committed comes back "unchanged". A batch that a new child dies on too raises :class:`ChildDied` (the caller
 decides it in its own process). A database error is the child's (after its retries on a lost connection,
-newscorpus.store.retry), raised here as it was raised there. The child exits when its stdin closes: at
+newscorpus.store.retry, which stop early once the crawl process counts the database as gone, as the
+thread's would), raised here as it was raised there. The child exits when its stdin closes: at
 :meth:`DecisionProcess.close`, or when the crawl process dies.
 """
 
@@ -93,8 +94,8 @@ class DecisionProcess:
     def decide(self, batch: Sequence[tuple]) -> list[NearDuplicateOutcome | None]:
         """The batch's outcomes (None: too short to compare); the child's database error is raised."""
         for _ in range(2):
-            try:
-                return self._ask(list(batch))
+            try:  # with the crawl process's "database gone" (newscorpus.store.retry), so the child retries as it would
+                return self._ask((list(batch), retry.gave_up()))
             except (OSError, EOFError) as error:  # a broken pipe or a closed stdout: the child is gone
                 self.deaths += 1
                 code = self._reap()
@@ -167,7 +168,10 @@ def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
                 if request == MODULES:
                     answer = (False, {name.partition(".")[0] for name in sys.modules}, 0)
                 else:
-                    answer = (False, decide_batch(held, request, config), 0)
+                    batch, crawl_gave_up = request
+                    if crawl_gave_up:
+                        retry.give_up()
+                    answer = (False, decide_batch(held, batch, config), 0)
                     loaded = [name for name in CRAWL_ONLY_MODULES if name in sys.modules]
                     if loaded:
                         raise RuntimeError(f"the near-duplicate process imported {loaded}: it must stay lean")

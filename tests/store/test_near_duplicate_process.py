@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +18,8 @@ import pytest
 
 from migrations.runner import migrate
 from newscorpus.core.near_duplicate import NearDuplicateConfig
+from newscorpus.store import retry
+from newscorpus.store.connection import DatabaseUnavailableError
 from newscorpus.store.held_connection import HeldConnection
 from newscorpus.store.near_duplicate_process import CRAWL_ONLY_MODULES, DecisionProcess
 from newscorpus.store.near_duplicate_records import decide_batch
@@ -129,3 +132,19 @@ def test_the_process_ends_with_close_and_with_its_parent(database_dsn):
     while child.is_running() and child.status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
+
+
+def test_once_the_crawl_process_counts_the_database_as_gone_the_process_stops_retrying_too(monkeypatch):
+    """As the decision thread shares the crawl process's "gave up" (newscorpus.store.retry), the process's calls
+    stop after their first failed attempt instead of a whole retry window of their own (~60 s)."""
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(retry, "_gave_up", True)  # a call of the crawl process used up its window
+    process = DecisionProcess(f"postgresql://postgres@127.0.0.1:{port}/test", CONFIG)
+    try:
+        with pytest.raises(DatabaseUnavailableError):
+            process.decide(BATCHES[0])
+        assert process.retries == 1  # one attempt, no retries
+    finally:
+        process.close()
