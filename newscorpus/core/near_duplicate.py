@@ -84,10 +84,10 @@ class NearDuplicateConfig:
     # Processes that decide the stage's batches (features and the batch's transaction,
     # newscorpus.store.near_duplicate_process): 0 = none, a thread of the crawl process decides them (it holds
     # the crawl process's GIL ~3.3 ms a page); 1 = one process of its own (the crawl process's GIL spends ~0.2 ms
-    # a page on them; the process costs ~0.35 s CPU to start, ~60 MB RSS, ~35 MB PSS). 0 by default: on the 2
-    # shared cores of benchmarks/crawl_rate.py (2026-11-24, load 2.7-4.4) 1 gave no measurable gain in pages/s
-    # (paired rounds 0.55-1.26x) for +1.2 ms/page of CPU and 153 -> 214 MB peak RSS (BENCHMARKS.md "Issue 18,
-    # round 4").
+    # a page on them; the process costs ~0.35 s CPU to start, ~55-60 MB RSS, ~35 MB PSS). 0 by default: on the 2
+    # shared cores of benchmarks/crawl_rate.py (2026-11-24, load 1.9-5.4) 1 gave no measured gain in pages/s
+    # (15 paired rounds 0.55-1.52x, median ~1.1, inside the load's noise) for up to +1.2 ms/page of CPU and
+    # 146-153 -> 201-215 MB peak RSS (BENCHMARKS.md "Issue 18, round 4").
     workers: int = 0
 
     def __post_init__(self) -> None:
