@@ -5,7 +5,8 @@ spider with its stages switched on one by one, interleaved on one demo server.
 
 Per variant: pages/s (responses / wall seconds of the crawl process, start-up included; median over rounds),
 the crawl process tree's CPU ms per page (user + system, start-up included; Postgres's own CPU is not in it),
-and the tree's peak RSS (the sum over the crawl process and its children, sampled every 20 ms). Each round runs
+and the tree's peak RSS (the sum over the crawl process and its children, sampled every 20 ms; with --pss also
+the peak of the tree's summed PSS, which counts a page shared by the crawl process and a child once). Each round runs
 every variant once, forward then backward in turn, so a load that drifts weighs on all alike; the ratio of the
 full crawl to the plain spider is taken per round, then its median. Each crawl stores into a throwaway schema.
 
@@ -66,31 +67,48 @@ class Run:
     seconds: float
     cpu_seconds: float
     peak_rss: int  # bytes
+    peak_pss: int | None = None  # bytes; None: not sampled
 
 
-def run_measured(command: list[str], env: dict) -> tuple[subprocess.CompletedProcess, float, float, int]:
-    """Runs `command`; wall seconds, CPU seconds of its process tree, peak RSS of the tree (sampled)."""
+def proportional_set_size(pid: int) -> int:
+    """The process's PSS in bytes (/proc/PID/smaps_rollup)."""
+    with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def run_measured(command: list[str], env: dict, pss: bool = False
+                 ) -> tuple[subprocess.CompletedProcess, float, float, int, int | None]:
+    """Runs `command`; wall seconds, CPU seconds of its process tree, peak RSS of the tree (sampled), and peak PSS
+    of the tree when `pss` (sampled; None otherwise)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=out, stderr=err)
         peak = 0
+        peak_pss = 0 if pss else None
         done = threading.Event()
 
         def sample() -> None:
-            nonlocal peak
+            nonlocal peak, peak_pss
             root = psutil.Process(child.pid)
             while not done.is_set():
                 try:
                     tree = [root, *root.children(recursive=True)]
                 except psutil.NoSuchProcess:
                     return
-                total = 0
+                total = proportional = 0
                 for process in tree:
                     try:
                         total += process.memory_info().rss
-                    except psutil.NoSuchProcess:
+                        if pss:
+                            proportional += proportional_set_size(process.pid)
+                    except (psutil.NoSuchProcess, FileNotFoundError, ProcessLookupError):
                         pass
                 peak = max(peak, total)
+                if pss:
+                    peak_pss = max(peak_pss, proportional)
                 done.wait(0.02)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -107,7 +125,7 @@ def run_measured(command: list[str], env: dict) -> tuple[subprocess.CompletedPro
         err.seek(0)
         result = subprocess.CompletedProcess(command, child.returncode, out.read().decode(errors="replace"),
                                              err.read().decode(errors="replace"))
-    return result, seconds, cpu, peak
+    return result, seconds, cpu, peak, peak_pss
 
 
 def crawl_command(variant: str, site: DemoSite, config_path: Path, overrides: dict) -> list[str]:
@@ -122,14 +140,16 @@ def crawl_command(variant: str, site: DemoSite, config_path: Path, overrides: di
     return command
 
 
-def crawl_once(variant: str, site: DemoSite, server_dsn: str, config_path: Path, overrides: dict) -> Run:
+def crawl_once(variant: str, site: DemoSite, server_dsn: str, config_path: Path, overrides: dict,
+               pss: bool = False) -> Run:
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     try:
         site.requests.clear()
         env = {**os.environ, "NEWSCORPUS_DB_DSN": make_conninfo(server_dsn, options=f"-csearch_path={schema}")}
-        result, seconds, cpu, peak = run_measured(crawl_command(variant, site, config_path, overrides), env)
+        result, seconds, cpu, peak, peak_pss = run_measured(crawl_command(variant, site, config_path, overrides),
+                                                            env, pss)
     finally:
         with psycopg.connect(server_dsn, autocommit=True) as admin:
             admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
@@ -138,7 +158,7 @@ def crawl_once(variant: str, site: DemoSite, server_dsn: str, config_path: Path,
     found = re.search(r"'response_received_count': (\d+)", result.stderr)
     if found is None:
         sys.exit(f"{variant}: no response count in the log\n{result.stderr[-3000:]}")
-    return Run(int(found.group(1)), seconds, cpu, peak)
+    return Run(int(found.group(1)), seconds, cpu, peak, peak_pss)
 
 
 def main() -> None:
@@ -146,10 +166,11 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {list(VARIANTS)}; "
-                        "+near_duplicate_process: every stage, near-duplicate features in a process of their own")
+                        "+near_duplicate_process: every stage, the near-duplicate decision in a process of its own")
     parser.add_argument("--dsn", help="server to store into (a throwaway schema is made); default: embedded")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="extra Scrapy setting of the site spider, e.g. --set NEWSCORPUS_EXTRACTION_WORKERS=2")
+    parser.add_argument("--pss", action="store_true", help="also sample the tree's PSS (/proc/PID/smaps_rollup)")
     args = parser.parse_args()
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     unknown = [name for name in variants if name not in VARIANTS]
@@ -166,23 +187,26 @@ def main() -> None:
         for round_number in range(args.rounds):
             order = variants if round_number % 2 == 0 else variants[::-1]
             for variant in order:
-                run = crawl_once(variant, site, server_dsn, config_path, overrides)
+                run = crawl_once(variant, site, server_dsn, config_path, overrides, args.pss)
                 runs[variant].append(run)
+                pss = "" if run.peak_pss is None else f", peak PSS {run.peak_pss / 2**20:.0f} MB"
                 print(f"round {round_number + 1} {variant:>15}: {run.pages} pages in {run.seconds:.2f}s = "
                       f"{run.pages / run.seconds:.1f} pages/s, {1000 * run.cpu_seconds / run.pages:.1f} CPU ms/page, "
-                      f"peak RSS {run.peak_rss / 2**20:.0f} MB", flush=True)
+                      f"peak RSS {run.peak_rss / 2**20:.0f} MB{pss}", flush=True)
             if "plain" in variants and ALL in variants:
                 plain, full = runs["plain"][-1], runs[ALL][-1]
                 ratios.append((full.pages / full.seconds) / (plain.pages / plain.seconds))
     print(f"\n{args.articles} articles, {args.rounds} rounds, settings {overrides or 'default'}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print("| variant | pages | pages/s (median) | crawl CPU ms/page (median) | peak RSS MB (max) |")
-    print("|---|---|---|---|---|")
+    print("| variant | pages | pages/s (median) | crawl CPU ms/page (median) | peak RSS MB (max) |"
+          + (" peak PSS MB (max) |" if args.pss else ""))
+    print("|---|---|---|---|---|" + ("---|" if args.pss else ""))
     for variant in variants:
         done = runs[variant]
+        pss = f" {max(r.peak_pss for r in done) / 2**20:.0f} |" if args.pss else ""
         print(f"| {variant} | {done[0].pages} | {statistics.median(r.pages / r.seconds for r in done):.1f} | "
               f"{statistics.median(1000 * r.cpu_seconds / r.pages for r in done):.1f} | "
-              f"{max(r.peak_rss for r in done) / 2**20:.0f} |")
+              f"{max(r.peak_rss for r in done) / 2**20:.0f} |{pss}")
     if ratios:
         print(f"\nall stages / plain spider, pages/s: median {statistics.median(ratios):.2f} "
               f"(per round: {', '.join(f'{r:.2f}' for r in ratios)})")

@@ -81,8 +81,13 @@ class NearDuplicateConfig:
     # The crawl stage (newscorpus.stages.near_duplicate). Articles decided per transaction at most: 64 vs 32 gave
     # 261 vs 205 docs/s with 100k indexed articles (benchmarks/near_duplicate_throughput.py, BENCHMARKS.md).
     batch_size: int = 64
-    # 0 = features computed in the stage's thread; 1 = in a process of its own, off the reactor's core (issue 18,
-    # benchmarks/crawl_rate.py: see BENCHMARKS.md for the measurement that set the default).
+    # Processes that decide the stage's batches (features and the batch's transaction,
+    # newscorpus.store.near_duplicate_process): 0 = none, a thread of the crawl process decides them (it holds
+    # the crawl process's GIL ~3.3 ms a page); 1 = one process of its own (the crawl process's GIL spends ~0.2 ms
+    # a page on them; the process costs ~0.35 s CPU to start, ~55-60 MB RSS, ~35 MB PSS). 0 by default: on the 2
+    # shared cores of benchmarks/crawl_rate.py (2026-11-24, load 1.9-5.4) 1 gave no measured gain in pages/s
+    # (15 paired rounds 0.55-1.52x, median ~1.1, inside the load's noise) for up to +1.2 ms/page of CPU and
+    # 146-153 -> 201-215 MB peak RSS (BENCHMARKS.md "Issue 18, round 4").
     workers: int = 0
 
     def __post_init__(self) -> None:

@@ -6,22 +6,19 @@ database).
 
 Duplicates are stored like any article (nothing is dropped or deleted); the corpus_articles view leaves them
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. With
-NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1 the features (keywords with jieba, fingerprint, sketch) are computed in a
-process of their own, off the reactor's core (issue 18); a worker that fails is counted
-(newscorpus/near_duplicate/worker_errors), replaced, and the batch's features computed in the recorder's thread:
-no article is lost.
+NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1 the features (keywords with jieba, fingerprint, sketch) and the batch's
+decision are made in a process of their own (newscorpus.store.near_duplicate_process), off the crawl process's
+GIL (issue 18); a process that dies is counted (newscorpus/near_duplicate/worker_errors), replaced, and its batch
+decided again: no article is lost.
 """
 
 from __future__ import annotations
 
 import logging
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from scrapy.exceptions import NotConfigured
 
-from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features_batch
+from newscorpus.core.near_duplicate import NearDuplicateConfig
 from newscorpus.core.text import without_nul
 from newscorpus.crawl.database import CrawlDatabase
 from newscorpus.crawl.stage_settings import stage_config, stage_enabled
@@ -41,9 +38,6 @@ class NearDuplicatePipeline:
         self.database = database
         self.config = config
         self.batch_size = config.batch_size
-        self.workers = config.workers
-        self.pool: ProcessPoolExecutor | None = None  # used only from the recorder's one thread
-        self.worker_errors = 0
         self.recorder: NearDuplicateRecorder | None = None
 
     @classmethod
@@ -66,36 +60,16 @@ class NearDuplicatePipeline:
             stats.max_value("newscorpus/near_duplicate/largest_batch", size)
 
         self.recorder = NearDuplicateRecorder(self.database.dsn, self.config, self.batch_size,
-                                              features=self._features, on_batch=counted)
-        if self.workers:  # started (and its imports done) before the first batch
-            await self.recorder.call(self._features, [("", "start", None, None)])
+                                              in_process=bool(self.config.workers), on_batch=counted)
+        await self.recorder.start()
 
     async def close_spider(self) -> None:
         if self.recorder is not None:
             await self.recorder.close()
             if self.recorder.retries:
                 self.crawler.stats.set_value("newscorpus/near_duplicate/db_retries", self.recorder.retries)
-        if self.worker_errors:
-            self.crawler.stats.set_value("newscorpus/near_duplicate/worker_errors", self.worker_errors)
-        if self.pool is not None:
-            self.pool.shutdown(wait=True)
-            self.pool = None
-
-    def _features(self, articles: list[tuple[str, str, int | None, str | None]]) -> list[DocumentFeatures]:
-        """In the recorder's thread: the batch's features, in the worker process when there is one."""
-        if not self.workers:
-            return build_features_batch(articles, self.config)
-        if self.pool is None:
-            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return self.pool.submit(build_features_batch, articles, self.config).result()
-        except (BrokenProcessPool, OSError) as error:  # the worker died (killed, out of memory): a new one next
-            self.worker_errors += 1
-            logger.error("near-duplicate worker failed (%s): features of %d article(s) computed in the crawl "
-                         "process", error, len(articles))
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
-            return build_features_batch(articles, self.config)
+            if self.recorder.process_deaths:
+                self.crawler.stats.set_value("newscorpus/near_duplicate/worker_errors", self.recorder.process_deaths)
 
     async def process_item(self, item):
         if item.outcome != "article":

@@ -6,29 +6,32 @@ most ``batch_size``), one transaction each (newscorpus.store.near_duplicate_reco
 once, so batching adds no wait; under load the per-transaction costs are shared
 (benchmarks/near_duplicate_throughput.py).
 A batch the database refuses is tried again one article at a time, so one article does not fail the others.
+
+With ``in_process=True`` the thread only hands each batch to the decision's process of its own
+(newscorpus.store.near_duplicate_process) and waits for it, so the features and the decision hold the crawl
+process's GIL no more; a batch that process dies on twice is decided in this thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
 import psycopg
 
-from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features_batch
-from newscorpus.core.near_duplicate_batch import ArticleToRecord, NearDuplicateOutcome
-from newscorpus.core.text import source_hash
+from newscorpus.core.near_duplicate import NearDuplicateConfig
+from newscorpus.core.near_duplicate_batch import NearDuplicateOutcome
 from newscorpus.store.connection import DatabaseUnavailableError
 from newscorpus.store.held_connection import HeldConnection
-from newscorpus.store.near_duplicate_records import record_articles
+from newscorpus.store.near_duplicate_process import ChildDied, DecisionProcess
+from newscorpus.store.near_duplicate_records import decide_batch
 
+logger = logging.getLogger(__name__)
 T = TypeVar("T")
-# The features of a batch: (title, body, site id, language or None) -> DocumentFeatures, in order
-# (build_features_batch's contract).
-FeaturesOf = Callable[[Sequence[tuple[str, str, int | None, str | None]]], list[DocumentFeatures]]
 
 
 @dataclass(frozen=True)
@@ -46,16 +49,16 @@ class NearDuplicateRecorder:
     body is too short to compare, or the database error that stopped it (retries exhausted: the caller counts
     and logs it).
 
-    ``features``: how a batch's features are computed, in this recorder's thread (the stage may hand them to a
-    worker process); ``on_batch``: called on the event loop with each batch's size (the stage counts them)."""
+    ``in_process``: batches decided in a process of their own (started by :meth:`start`); ``on_batch``: called
+    on the event loop with each batch's size (the stage counts them)."""
 
-    def __init__(self, dsn: str, config: NearDuplicateConfig, batch_size: int, *, features: FeaturesOf | None = None,
+    def __init__(self, dsn: str, config: NearDuplicateConfig, batch_size: int, *, in_process: bool = False,
                  on_batch: Callable[[int], None] | None = None):
         self.config = config
         self.batch_size = batch_size
-        self.features = features or (lambda articles: build_features_batch(articles, config))
         self.on_batch = on_batch
         self.held = HeldConnection(dsn)  # used only in the executor's one thread
+        self.process = DecisionProcess(dsn, config) if in_process else None  # likewise
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="near_duplicate")
         self.waiting: list[_Waiting] = []
         self.batcher: asyncio.Task | None = None
@@ -63,11 +66,21 @@ class NearDuplicateRecorder:
     @property
     def retries(self) -> int:
         """Decisions repeated after a lost connection (newscorpus.store.retry)."""
-        return self.held.retries
+        return self.held.retries + (self.process.retries if self.process is not None else 0)
+
+    @property
+    def process_deaths(self) -> int:
+        """Decision processes that died under a batch (each batch was decided again)."""
+        return self.process.deaths if self.process is not None else 0
 
     async def call(self, function: Callable[..., T], *args) -> T:
-        """``function(*args)`` in the recorder's thread (where the features function runs)."""
+        """``function(*args)`` in the recorder's thread."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+
+    async def start(self) -> None:
+        """Start the decision's process, if any: it imports while the crawl goes on (nothing waits for it)."""
+        if self.process is not None:
+            await self.call(self.process.start)
 
     async def decide(self, url: str, site_id: int, title: str, body: str,
                      language: str | None = None) -> NearDuplicateOutcome | None | Exception:
@@ -81,26 +94,19 @@ class NearDuplicateRecorder:
         if self.batcher is not None:
             await self.batcher
         await self.call(self.held.close)
+        if self.process is not None:
+            await self.call(self.process.close)
         self.executor.shutdown(wait=True)
 
     def _decide(self, waiting: list[_Waiting]) -> list[NearDuplicateOutcome | None]:
         """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
-        outcomes: list[NearDuplicateOutcome | None] = [None] * len(waiting)
-        articles, positions = [], []
-        built = self.features([(entry.title, entry.body, entry.site_id, entry.language) for entry in waiting])
-        for position, (entry, features) in enumerate(zip(waiting, built, strict=True)):
-            if features.token_count >= self.config.min_simhash_tokens:
-                articles.append(ArticleToRecord(entry.url, entry.site_id, source_hash(entry.title, entry.body),
-                                                features))
-                positions.append(position)
-        if not articles:
-            return outcomes
-        # record_articles is idempotent per URL and text: retried with back-off while the server is away.
-        what = f"the near-duplicate check of {len(articles)} article(s) from {articles[0].url[:200]}"
-        recorded = self.held.run(lambda connection: record_articles(connection, articles, self.config), what)
-        for position, outcome in zip(positions, recorded, strict=True):
-            outcomes[position] = outcome
-        return outcomes
+        batch = [(entry.url, entry.site_id, entry.title, entry.body, entry.language) for entry in waiting]
+        if self.process is not None:
+            try:
+                return self.process.decide(batch)
+            except ChildDied as error:  # decided here; the next batch goes to a new process
+                logger.error("%s: decided in the crawl process", error)
+        return decide_batch(self.held, batch, self.config)
 
     async def _run_batches(self) -> None:
         """Decide waiting articles, a batch at a time, until none wait; a failed batch is retried one article at

@@ -17,7 +17,7 @@ import numpy as np
 import psycopg
 from psycopg.rows import dict_row
 
-from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig
+from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features_batch
 from newscorpus.core.near_duplicate_batch import (
     ArticleToRecord,
     Candidate,
@@ -31,6 +31,8 @@ from newscorpus.core.near_duplicate_batch import (
 )
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD
 from newscorpus.core.simhash_fingerprint import block_keys, to_signed, to_unsigned
+from newscorpus.core.text import source_hash
+from newscorpus.store.held_connection import HeldConnection
 from newscorpus.store.near_duplicate_index import (
     LAYOUTS,
     BigintArrayBinary,
@@ -47,7 +49,33 @@ from newscorpus.store.near_duplicate_index import (
 )
 from newscorpus.store.sql import query
 
-__all__ = ["ArticleToRecord", "NearDuplicateOutcome", "record_article", "record_articles"]
+__all__ = ["ArticleToRecord", "NearDuplicateOutcome", "decide_batch", "record_article", "record_articles"]
+
+# An article the stage asks about: (url, site id, title, body, language as the extraction found it or None).
+ArticleToDecide = tuple[str, int, str, str, "str | None"]
+
+
+def decide_batch(held: HeldConnection, batch: Sequence[ArticleToDecide],
+                 config: NearDuplicateConfig) -> list[NearDuplicateOutcome | None]:
+    """The stage's decision for a batch: the features, then one transaction (record_articles, retried on
+    ``held`` while the server is away: it is idempotent per URL and text); None for a body too short to compare.
+    Run by newscorpus.store.near_duplicate_recorder's thread or by its process of its own
+    (newscorpus.store.near_duplicate_process): the same code either way."""
+    outcomes: list[NearDuplicateOutcome | None] = [None] * len(batch)
+    built = build_features_batch([(title, body, site_id, language)
+                                  for _, site_id, title, body, language in batch], config)
+    articles, positions = [], []
+    for position, ((url, site_id, title, body, _), features) in enumerate(zip(batch, built, strict=True)):
+        if features.token_count >= config.min_simhash_tokens:
+            articles.append(ArticleToRecord(url, site_id, source_hash(title, body), features))
+            positions.append(position)
+    if not articles:
+        return outcomes
+    what = f"the near-duplicate check of {len(articles)} article(s) from {articles[0].url[:200]}"
+    recorded = held.run(lambda connection: record_articles(connection, articles, config), what)
+    for position, outcome in zip(positions, recorded, strict=True):
+        outcomes[position] = outcome
+    return outcomes
 
 
 def record_article(connection: psycopg.Connection, url: str, site_id: int, text_hash: str,

@@ -66,6 +66,18 @@ def process_policy() -> RetryPolicy:
     return _process_policy
 
 
+def gave_up() -> bool:
+    """Has a call of this process used up the whole window, with no answer from the server since?"""
+    return _gave_up
+
+
+def give_up() -> None:
+    """Count the database as gone, as a call that used up the whole window does: for a process that works for
+    another (newscorpus.store.near_duplicate_process), whose calls then stop retrying as the other's do."""
+    global _gave_up
+    _gave_up = True
+
+
 def _failed(attempt: int, policy: RetryPolicy) -> bool:
     """After a failed attempt: give up now? (the last attempt, or another call gave up already)"""
     global _gave_up

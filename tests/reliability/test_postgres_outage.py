@@ -47,14 +47,14 @@ def stored_state(dsn: str) -> tuple[list[str], set[str], int, list[str]]:
     return articles, counted, articles_seen, indexed
 
 
-def crawl_through_outage(dsn: str, outage, tmp_path) -> None:
+def crawl_through_outage(dsn: str, outage, tmp_path, settings: dict | None = None) -> None:
     """Crawl the demo site into ``dsn``; once 10 articles are stored, enter ``outage()`` (a context manager
     that stops the server and starts it again on exit) for OUTAGE_SECONDS; check that nothing was lost."""
     with DemoSite(article_count=ARTICLES, huge_bytes=3 * 1024 * 1024) as site:
         config = tmp_path / "demo.toml"
         config.write_text(site.site_config_toml(), encoding="utf-8")
         log = tmp_path / "crawl.log"
-        crawl = start_crawl(dsn, config, log, settings=SLOW_ENOUGH)
+        crawl = start_crawl(dsn, config, log, settings={**SLOW_ENOUGH, **(settings or {})})
         try:
             wait_for_stored(dsn, crawl, log)
             with outage():
@@ -85,6 +85,12 @@ def crawl_through_outage(dsn: str, outage, tmp_path) -> None:
 def test_postgres_restart_mid_crawl_loses_nothing(tmp_path):
     with private_postgres(tmp_path / "pg") as server:
         crawl_through_outage(server.dsn, server.stopped, tmp_path)
+
+
+def test_postgres_restart_mid_crawl_loses_nothing_with_the_near_duplicate_decision_in_its_own_process(tmp_path):
+    """The decision process retries on its own connection (issue 18, NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1)."""
+    with private_postgres(tmp_path / "pg") as server:
+        crawl_through_outage(server.dsn, server.stopped, tmp_path, {"NEWSCORPUS_NEAR_DUPLICATE_WORKERS": "1"})
 
 
 def test_postgres_down_longer_than_the_retry_window_stops_the_crawl_and_the_next_run_loses_nothing(tmp_path):

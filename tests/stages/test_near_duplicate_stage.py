@@ -4,6 +4,8 @@ stored and linked, corpus_articles shows canonical articles only, a re-crawl cha
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from datetime import UTC, datetime
 
 import psycopg
@@ -45,7 +47,7 @@ def page_item(url, title, body, clean_body) -> PageItem:
 def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, kill_worker: bool = False
                          ) -> tuple[list[PageItem], dict]:
     """The articles one after the other, or (together) all in flight at once, as under a busy crawl; `workers`:
-    features in a process of their own, which `kill_worker` kills before the first article."""
+    decided in a process of their own, which `kill_worker` kills before the first article."""
     async def run():
         crawler = get_crawler(settings_dict={"NEWSCORPUS_NEAR_DUPLICATE_BATCH_SIZE": "4",
                                              "NEWSCORPUS_NEAR_DUPLICATE_WORKERS": str(workers)})
@@ -56,9 +58,7 @@ def crawl_through_stages(dsn: str, *, together: bool = False, workers: int = 0, 
         storage = StoragePipeline(crawler, database)
         await stage.open_recorder()  # open_spider needs a running spider
         if kill_worker:
-            for process in stage.pool._processes.values():
-                process.kill()
-                process.join()
+            os.kill(stage.recorder.process.pid, signal.SIGKILL)
 
         async def through(article):
             return await storage.process_item(await stage.process_item(page_item(*article)))
