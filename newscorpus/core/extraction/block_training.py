@@ -92,10 +92,15 @@ def _booster(pages: list[PageRows], seed: int, groups: list[str] | None = None):
 
     features = np.vstack([p.features for p in pages])
     labels = np.concatenate([p.labels for p in pages])
-    sizes = Counter(groups or [])
-    weights = np.concatenate([p.weights / (sizes[group] if groups else 1)
-                              for p, group in zip(pages, groups or pages, strict=True)])
+    weights = row_weights(pages, groups)
     return lightgbm.train({**PARAMS, "seed": seed}, lightgbm.Dataset(features, labels, weight=weights), ROUNDS)
+
+
+def row_weights(pages: list[PageRows], groups: list[str] | None = None) -> np.ndarray:
+    """Every page's row weights, each page's divided by the number of pages of its site (`groups`; None: 1)."""
+    sizes = Counter(groups or [])
+    return np.concatenate([page.weights / (sizes[group] if groups is not None else 1)
+                           for page, group in zip(pages, groups if groups is not None else pages, strict=True)])
 
 
 def fit(pages: list[PageRows], seed: int, source: dict | None = None, groups: list[str] | None = None) -> dict:
