@@ -326,15 +326,19 @@ def _gap(kept_positions: list[int], link_prefix: list[int], position: int) -> tu
 
 
 class _Items:
-    """A block's item (ITEM_STEPS, ITEM_REPEAT) and its features; children, makes and link totals read once
+    """A block's item (ITEM_STEPS, ITEM_REPEAT) and its features; children by tag and make, makes and links read once
     (`prefix`: the blocks' characters, prefix sums)."""
 
     def __init__(self, blocks: list[Block], roots: list[int], prefix: list[int]) -> None:
         self.blocks = blocks
         self.roots = roots
         self.char_prefix = prefix
-        self.children: dict[int, list[int]] = {}
+        self.tags: dict[int, dict[str, list[int]]] = {}
+        self.same: dict[tuple[int, tuple[str, str]], list[int]] = {}
         self.makes: dict[int, tuple[str, str]] = {}
+        self.linked: dict[tuple[int, tuple[str, str]], float] = {}
+        self.items: dict[int, tuple[float, ...]] = {}
+        self.not_items: set[int] = set()
         self.link_prefix: list[int] | None = None
         self.beside: set[tuple[int, tuple[str, str]]] = set()  # (parent, make) of a region root's ancestors-or-self
         for root in roots:
@@ -350,39 +354,68 @@ class _Items:
             make = self.makes[index] = _make_of(block.tag, block.element.get("class") or "")
         return make
 
-    def kids(self, parent: int) -> list[int]:
-        kids = self.children.get(parent)
-        if kids is None:
-            kids, index, end = [], parent + 1, self.blocks[parent].end
+    def same_tag(self, parent: int, tag: str) -> list[int]:
+        """The parent's children of this tag (children grouped by tag once per parent)."""
+        tags = self.tags.get(parent)
+        if tags is None:
+            tags = self.tags[parent] = {}
+            blocks = self.blocks
+            index, end = parent + 1, blocks[parent].end
             while index < end:
-                kids.append(index)
-                index = self.blocks[index].end
-            self.children[parent] = kids
-        return kids
+                tags.setdefault(blocks[index].tag, []).append(index)
+                index = blocks[index].end
+        return tags[tag]
+
+    def same_make(self, parent: int, make: tuple[str, str]) -> list[int]:
+        """The parent's children of this make (classes read only for the children of the make's tag)."""
+        same = self.same.get((parent, make))
+        if same is None:
+            same = self.same[(parent, make)] = [kid for kid in self.same_tag(parent, make[0]) if self.make(kid) == make]
+        return same
 
     def features(self, index: int) -> tuple[float, ...]:
-        """item_repeat, item_link_led, item_log_chars, item_holds_region, item_beside_region, item_linked."""
+        """item_repeat, item_link_led, item_log_chars, item_holds_region, item_beside_region, item_linked (they
+        depend on the item alone, so each item's are computed once; so is "no item" for a block)."""
         blocks = self.blocks
         node = index
         for _ in range(ITEM_STEPS):
             parent = blocks[node].parent
             if parent < 0:
                 break
-            end = blocks[node].end
-            make = self.make(node)
-            same = [kid for kid in self.kids(parent) if self.make(kid) == make]
-            if len(same) >= ITEM_REPEAT:
-                first = next(i for i in range(node, end) if blocks[i].chars)
-                holds = any(node <= root < end for root in self.roots)
-                if self.link_prefix is None:
-                    self.link_prefix = [0, *accumulate(block.link_chars for block in blocks)]
-                links = self.link_prefix
-                linked = sum(1 for kid in same if links[blocks[kid].end] > links[kid])
-                return (math.log1p(len(same)), 2 * blocks[first].link_chars > blocks[first].chars,
-                        math.log1p(self.char_prefix[end] - self.char_prefix[node]), holds,
-                        not holds and (parent, make) in self.beside, linked / len(same))
+            found = self.items.get(node)
+            if found is None and node not in self.not_items:
+                found = self._item(node, parent)
+            if found is not None:
+                return found
             node = parent
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+
+    def _item(self, node: int, parent: int) -> tuple[float, ...] | None:
+        """The features of `node` as an item, None (remembered) when it is not one."""
+        blocks = self.blocks
+        if len(self.same_tag(parent, blocks[node].tag)) < ITEM_REPEAT:  # too few of its tag: no class read
+            self.not_items.add(node)
+            return None
+        make = self.make(node)
+        same = self.same_make(parent, make)
+        if len(same) < ITEM_REPEAT:
+            self.not_items.add(node)
+            return None
+        end = blocks[node].end
+        first = next(i for i in range(node, end) if blocks[i].chars)
+        holds = any(node <= root < end for root in self.roots)
+        linked = self.linked.get((parent, make))
+        if linked is None:
+            if self.link_prefix is None:
+                self.link_prefix = [0, *accumulate(block.link_chars for block in blocks)]
+            links = self.link_prefix
+            linked = self.linked[(parent, make)] = (
+                sum(1 for kid in same if links[blocks[kid].end] > links[kid]) / len(same))
+        found = self.items[node] = (
+            math.log1p(len(same)), 2 * blocks[first].link_chars > blocks[first].chars,
+            math.log1p(self.char_prefix[end] - self.char_prefix[node]), holds,
+            not holds and (parent, make) in self.beside, linked)
+        return found
 
 
 def _make_of(tag: str, names: str) -> tuple[str, str]:
