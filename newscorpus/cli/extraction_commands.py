@@ -221,9 +221,12 @@ def _write_block_model(items: list, args: argparse.Namespace) -> None:
     from newscorpus.evaluation import extraction_eval as ev
 
     articles = [item for item in items if item.page_type not in ev.NOT_ARTICLE_TYPES]
-    rows = list(ev.block_rows(articles).values())
+    by_page = ev.block_rows(articles)
+    kept = [item for item in articles if (item.dataset, item.stem) in by_page]
     command = "newscorpus train extraction --data " + " ".join(args.data) + f" --seed {args.seed} --block-model"
-    model = block_training.fit(rows, args.seed, {"data": list(args.data), "command": command})
+    rows = [by_page[(item.dataset, item.stem)] for item in kept]
+    model = block_training.fit(rows, args.seed, {"data": list(args.data), "command": command},
+                               groups=[ev.site_key(item) for item in kept])
     path = Path(args.block_model) if args.block_model else block_classifier.MODEL_PATH
     path.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
     block_classifier.load_model.cache_clear()

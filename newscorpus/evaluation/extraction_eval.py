@@ -579,7 +579,8 @@ def block_rows(items: list[PageItem]) -> dict[tuple[str, str], object]:
 
 
 def cross_validate_learned(folds, seed: int) -> Iterator[str]:
-    """The default method with the learned block model trained inside each fold on its training pages only, and
+    """The default method with the learned block model trained inside each fold on its training pages only (each
+    page weighted by its site's page count, as the shipped model is), and
     the rules alone (shipped constants), both scored on the held-out pages. Yields printable lines: per fold, per
     set and language (rules / learned), per language."""
     from newscorpus.core.extraction import block_classifier, block_training
@@ -595,8 +596,9 @@ def cross_validate_learned(folds, seed: int) -> Iterator[str]:
     old: list[PageResult] = []
     new: list[PageResult] = []
     for name, train, test in folds:
-        pages = [rows[key] for key in ((i.dataset, i.stem) for i in train) if key in rows]
-        model = block_classifier.TreeModel.from_dict(block_training.fit(pages, seed))
+        kept = [i for i in train if (i.dataset, i.stem) in rows]
+        pages = [rows[(i.dataset, i.stem)] for i in kept]
+        model = block_classifier.TreeModel.from_dict(block_training.fit(pages, seed, groups=list(map(site_key, kept))))
         results = run_system("learned", newscorpus_system("default", learned=model), test)
         new.extend(results)
         old.extend(rules[(i.dataset, i.stem)] for i in test)

@@ -2,7 +2,8 @@
 
 The rules (default.py) choose a region and trim it; a small tree ensemble then reads the features of the text
 blocks the rules left out (`open_positions`), the rules' own decision among them, and adds those it scores as body.
-It never drops a block the rules keep (letting it drop lost held-out F1; BENCHMARKS.md, round 5). Trained by
+It never drops a block the rules keep (letting it drop lost held-out F1; BENCHMARKS.md, round 5), and is not used
+where the page or the rules' body is Chinese (RULES_ONLY_LANGUAGES). Trained by
 `block_training.py` (LightGBM, training-time only) on labelled pages; shipped as a JSON file of tree arrays (with
 the data, seed, feature list and date that made it) and evaluated here with numpy alone.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags
+from newscorpus.core.text import SAMPLE_CHARS, detect_language
 
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
 
@@ -87,7 +90,25 @@ FEATURES: tuple[str, ...] = (
     "in_window",  # inside the headline's item window (1), outside it (0), no headline (-1)
     "in_caption",  # inside a <figure>/<figcaption>
     "comment_section",  # inside a comment section by class/id or by a "Comments" label (default.comment_sections)
+    "item_repeat",  # log(1 + siblings of the block's item of the item's make): a repeated list (0 without an item)
+    "item_link_led",  # the item's first text block is mostly link (a teaser's linked title)
+    "item_log_chars",  # text in the item's subtree
+    "item_holds_region",  # a region root lies in the item (the article's own section)
+    "item_beside_region",  # the item is a sibling of the same make as an ancestor of a region root (another entry)
+    "item_linked",  # share of the item and its siblings of its make that hold a link
+    "gap_blocks",  # log(1 + text blocks between this one and the nearest kept block in reading order)
+    "gap_links",  # log(1 + those of them that are mostly link: menus, share bars, tag lists, teaser titles)
 )
+
+# A block's item (issue 16 round 6): its nearest ancestor-or-self, at most ITEM_STEPS up, whose parent holds at
+# least ITEM_REPEAT children of its make (tag and first class) — an entry of a repeated list (teasers, events,
+# horoscope signs, a ticker's items), a section of a sectioned guide, or one paragraph among many. Round 5's model
+# added the other entries beside the article's (an event page's other events, .613 -> .164 held out); the item
+# features let the trees tell "another entry of the list the article sits in" (beside the region, led by a link,
+# short, its siblings linked) from "the article's next section". Not tuned: 6 steps reach a list entry from a
+# paragraph inside it on the dev pages looked at, 3 is the smallest count that makes a list.
+ITEM_STEPS = 6
+ITEM_REPEAT = 3
 
 
 @dataclass(frozen=True)
@@ -212,6 +233,10 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
     zh = 1.0 if language == "zh" else 0.0
     body_share = body_chars / page_chars
     last = len(indices) - 1
+    items = _Items(blocks, roots, prefix)
+    # Mostly-link text blocks before each position of `indices`, and the kept blocks' positions (for _gap).
+    link_prefix = [0, *accumulate(2 * blocks[index].link_chars > chars[index] for index in indices)]
+    kept_positions = sorted(position for position, index in enumerate(indices) if index in kept_set)
     rows = []
     for position, names in zip(positions, classes, strict=True):
         index = indices[position]
@@ -276,8 +301,121 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             -1 if window is None else window[index],
             _in_caption(blocks, parents, captions, index),
             comments[index] if comments is not None else block.comment,
+            *items.features(index),
+            *_gap(kept_positions, link_prefix, position),
         ))
     return np.array(rows, dtype=float)
+
+
+def _gap(kept_positions: list[int], link_prefix: list[int], position: int) -> tuple[float, float]:
+    """log(1 + text blocks) and log(1 + mostly-link text blocks) between the text block at `position` (of
+    `indices`) and the nearest kept one in reading order: a continuation of the article follows it closely, a
+    teaser comes after share bars, tag lists and "related" titles (0, 0 for a kept block; -1, -1 without any)."""
+    at = bisect_left(kept_positions, position)
+    if at < len(kept_positions) and kept_positions[at] == position:
+        return 0.0, 0.0
+    spans = []
+    if at:
+        spans.append((kept_positions[at - 1] + 1, position))
+    if at < len(kept_positions):
+        spans.append((position + 1, kept_positions[at]))
+    if not spans:
+        return -1.0, -1.0
+    low, high = min(spans, key=lambda span: span[1] - span[0])
+    return math.log1p(high - low), math.log1p(link_prefix[high] - link_prefix[low])
+
+
+class _Items:
+    """A block's item (ITEM_STEPS, ITEM_REPEAT) and its features; children by tag and make, makes and links read once
+    (`prefix`: the blocks' characters, prefix sums)."""
+
+    def __init__(self, blocks: list[Block], roots: list[int], prefix: list[int]) -> None:
+        self.blocks = blocks
+        self.roots = roots
+        self.char_prefix = prefix
+        self.tags: dict[int, dict[str, list[int]]] = {}
+        self.same: dict[tuple[int, tuple[str, str]], list[int]] = {}
+        self.makes: dict[int, tuple[str, str]] = {}
+        self.linked: dict[tuple[int, tuple[str, str]], float] = {}
+        self.items: dict[int, tuple[float, ...]] = {}
+        self.not_items: set[int] = set()
+        self.link_prefix: list[int] | None = None
+        self.beside: set[tuple[int, tuple[str, str]]] = set()  # (parent, make) of a region root's ancestors-or-self
+        for root in roots:
+            node = root
+            while node >= 0 and blocks[node].parent >= 0:
+                self.beside.add((blocks[node].parent, self.make(node)))
+                node = blocks[node].parent
+
+    def make(self, index: int) -> tuple[str, str]:
+        make = self.makes.get(index)
+        if make is None:
+            block = self.blocks[index]
+            make = self.makes[index] = _make_of(block.tag, block.element.get("class") or "")
+        return make
+
+    def same_tag(self, parent: int, tag: str) -> list[int]:
+        """The parent's children of this tag (children grouped by tag once per parent)."""
+        tags = self.tags.get(parent)
+        if tags is None:
+            tags = self.tags[parent] = {}
+            blocks = self.blocks
+            index, end = parent + 1, blocks[parent].end
+            while index < end:
+                tags.setdefault(blocks[index].tag, []).append(index)
+                index = blocks[index].end
+        return tags[tag]
+
+    def same_make(self, parent: int, make: tuple[str, str]) -> list[int]:
+        """The parent's children of this make (classes read only for the children of the make's tag)."""
+        same = self.same.get((parent, make))
+        if same is None:
+            same = self.same[(parent, make)] = [kid for kid in self.same_tag(parent, make[0]) if self.make(kid) == make]
+        return same
+
+    def features(self, index: int) -> tuple[float, ...]:
+        """item_repeat, item_link_led, item_log_chars, item_holds_region, item_beside_region, item_linked (they
+        depend on the item alone, so each item's are computed once; so is "no item" for a block)."""
+        blocks = self.blocks
+        node = index
+        for _ in range(ITEM_STEPS):
+            parent = blocks[node].parent
+            if parent < 0:
+                break
+            found = self.items.get(node)
+            if found is None and node not in self.not_items:
+                found = self._item(node, parent)
+            if found is not None:
+                return found
+            node = parent
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+
+    def _item(self, node: int, parent: int) -> tuple[float, ...] | None:
+        """The features of `node` as an item, None (remembered) when it is not one."""
+        blocks = self.blocks
+        if len(self.same_tag(parent, blocks[node].tag)) < ITEM_REPEAT:  # too few of its tag: no class read
+            self.not_items.add(node)
+            return None
+        make = self.make(node)
+        same = self.same_make(parent, make)
+        if len(same) < ITEM_REPEAT:
+            self.not_items.add(node)
+            return None
+        end = blocks[node].end
+        first = next(i for i in range(node, end) if blocks[i].chars)
+        holds = any(node <= root < end for root in self.roots)
+        linked = self.linked.get((parent, make))
+        if linked is None:
+            if self.link_prefix is None:
+                self.link_prefix = [0, *accumulate(block.link_chars for block in blocks)]
+            links = self.link_prefix
+            linked = self.linked[(parent, make)] = (
+                sum(1 for kid in same if links[blocks[kid].end] > links[kid]) / len(same))
+        found = self.items[node] = (
+            math.log1p(len(same)), 2 * blocks[first].link_chars > blocks[first].chars,
+            math.log1p(self.char_prefix[end] - self.char_prefix[node]), holds,
+            not holds and (parent, make) in self.beside, linked)
+        return found
 
 
 def _make_of(tag: str, names: str) -> tuple[str, str]:
@@ -362,6 +500,20 @@ def _subtree_share(blocks: list[Block], prefix: list[int], kept_prefix: list[int
 # .9563 at threshold 0.5, .9536 at 0; 75 pages from 2 sets, too few to learn their corrections), so the model is
 # trained on every page but used on the others.
 RULES_ONLY_LANGUAGES = frozenset({"zh"})
+
+
+def rules_body_only(lines: list[str]) -> bool:
+    """Whether the rules' body (`lines`) is in one of RULES_ONLY_LANGUAGES. The page's language is read from all
+    its blocks' text, so a Chinese article amid English chrome (menus, sidebars, a footer) can read as en or as
+    undecided (coolshell.cn: 41 of 740 pages, BENCHMARKS.md round 5); the body's own language decides then. Only
+    the lines that fill detect_language's sample are joined."""
+    sample, size = [], 0
+    for line in lines:
+        sample.append(line)
+        size += len(line) + 1
+        if size > SAMPLE_CHARS:
+            break
+    return detect_language("\n".join(sample)) in RULES_ONLY_LANGUAGES
 
 
 def open_positions(blocks: list[Block], indices: list[int], kept: list[int], comments: list[bool] | None,

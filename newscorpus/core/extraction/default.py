@@ -554,7 +554,7 @@ def choose_region(
         return choice
     added = block_classifier.additions(model, blocks, choice.kept, choice.roots, choice.headline, language, window,
                                        comments)
-    if not added:
+    if not added or block_classifier.rules_body_only(choice.lines):
         return choice
     kept = sorted({*choice.kept, *added})
     lines = [line for index in kept for line in blocks[index].text.split("\n")

@@ -10,7 +10,7 @@ import pytest
 
 from newscorpus.core.extraction import block_classifier as bc
 from newscorpus.core.extraction import block_training
-from newscorpus.core.extraction.default import choose_region
+from newscorpus.core.extraction.default import choose_region, page_language
 from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
 
 PARAGRAPHS = [
@@ -167,3 +167,84 @@ def test_training_rows_label_one_copy_of_a_text():
     assert rows.labels.sum() == 0
     with_extra = block_training.page_rows(_page().encode(), gold + "\n" + EXTRA)
     assert with_extra.labels.sum() == 1
+
+
+def _events_page() -> str:
+    """An event page: the article is one entry of a list of events, each a linked title and a description."""
+    entries = "".join(
+        f"<div class='event'><div class='event-title'><a href='/e/{n}'>Storytime number {n} at the library</a></div>"
+        f"<p class='event-text'>Bring the whole family to storytime {n}, with songs, rhymes and a craft; no booking is "
+        f"needed, and the room opens ten minutes early.</p></div>"
+        for n in range(4)
+    )
+    return (f"<html><body><div class='events'>{entries}</div>"
+            f"<div class='notes'><p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p></div></body></html>")
+
+
+def test_item_features_tell_another_entry_of_the_list_from_the_articles_own():
+    blocks = _blocks(_events_page())
+    indices = bc.candidates(blocks)
+    texts = [blocks[i].element.get("class") or "" for i in indices]
+    descriptions = [i for i, names in zip(indices, texts, strict=True) if names == "event-text"]
+    assert len(descriptions) == 4
+    own = descriptions[1]
+    entry = blocks[own].parent
+    rows = bc.block_features(blocks, [own], [entry], None, "en", indices)
+    column = {name: i for i, name in enumerate(bc.FEATURES)}
+    row_of = {index: rows[position] for position, index in enumerate(indices)}
+    other = row_of[descriptions[2]]
+    assert other[column["item_repeat"]] == pytest.approx(np.log1p(4))
+    assert other[column["item_beside_region"]] == 1 and other[column["item_holds_region"]] == 0
+    assert other[column["item_link_led"]] == 1 and other[column["item_linked"]] == 1
+    mine = row_of[own]
+    assert mine[column["item_holds_region"]] == 1 and mine[column["item_beside_region"]] == 0
+    # a paragraph of a two-paragraph section is in no list: no item
+    note = next(i for i in indices if blocks[i].text == PARAGRAPHS[0])
+    assert row_of[note][column["item_repeat"]] == 0 and row_of[note][column["item_linked"]] == 0
+
+
+def test_gap_features_count_the_blocks_and_link_blocks_to_the_nearest_kept_one():
+    blocks = _blocks(_events_page())
+    indices = bc.candidates(blocks)
+    descriptions = [i for i in indices if blocks[i].element.get("class") == "event-text"]
+    rows = bc.block_features(blocks, [descriptions[0]], [blocks[descriptions[0]].parent], None, "en", indices)
+    column = {name: i for i, name in enumerate(bc.FEATURES)}
+    row_of = {index: rows[position] for position, index in enumerate(indices)}
+    assert row_of[descriptions[0]][column["gap_blocks"]] == 0
+    # between the kept description and the next one: the next entry's linked title
+    assert row_of[descriptions[1]][column["gap_blocks"]] == pytest.approx(np.log1p(1))
+    assert row_of[descriptions[1]][column["gap_links"]] == pytest.approx(np.log1p(1))
+    assert row_of[descriptions[3]][column["gap_links"]] == pytest.approx(np.log1p(3))
+    nothing_kept = bc.block_features(blocks, [], [], None, "en", indices)
+    assert (nothing_kept[:, column["gap_blocks"]] == -1).all()
+
+
+def test_a_chinese_article_amid_english_chrome_keeps_the_rules_body():
+    """The page reads as English (its menus and footer), the rules' body as Chinese: the model is not used."""
+    chrome = "".join(f"<div class='menu'><p>Section {n}: programming notes, tools and reviews for readers</p></div>"
+                     for n in range(12))
+    paragraphs = "".join(
+        f"<p>第{n}段：这篇文章讨论了程序员在日常工作中如何编写清晰的代码，以及为什么简单的设计往往比复杂的设计更容易维护。</p>"
+        for n in range(4)
+    )
+    extra = "<div class='sidebar'><p>A later note, in English, about the blog's comment policy.</p></div>"
+    blocks = _blocks(f"<html><body>{chrome}<article>{paragraphs}</article>{extra}</body></html>")
+    assert page_language(blocks) != "zh"
+    rules = choose_region(blocks, learned=False).lines
+    assert len(rules) == 4 and all(line.startswith("第") for line in rules)
+    always = _model([_leaf(1.0)], threshold=0.5)
+    assert choose_region(blocks, learned=always).lines == rules
+    assert bc.rules_body_only(rules) and not bc.rules_body_only([EXTRA])
+
+
+def test_training_weights_count_every_page_and_every_site_alike():
+    short = block_training.page_rows(_page().encode(), EXTRA)
+    long = block_training.page_rows(_page().encode(), "\n".join(PARAGRAPHS) + "\n" + EXTRA)
+    extra = next(r for r, label in enumerate(long.labels) if label)
+    # the same block weighs more on the page whose body is shorter (its weight is a share of the page's body)
+    assert short.weights[extra] > long.weights[extra]
+    weights = block_training.row_weights([short, long, long], ["a.com", "b.com", "b.com"])
+    n = len(short.weights)
+    assert np.array_equal(weights[:n], short.weights)
+    assert np.array_equal(weights[n:2 * n], long.weights / 2) and np.array_equal(weights[2 * n:], long.weights / 2)
+    assert np.array_equal(block_training.row_weights([short, long]), np.concatenate([short.weights, long.weights]))

@@ -23,8 +23,10 @@ def with_consent_dialog(number: int) -> str:
 
 
 def test_the_last_confident_pages_body_node_replaces_a_region_elsewhere():
-    generic = extract(with_consent_dialog(2), url(2))
-    assert "We value your privacy" in generic.body and "bus network" not in generic.body
+    # the rules' region is the dialog (the learned block model adds the article's paragraphs to it: issue 16 round 6)
+    rules = extract(with_consent_dialog(2), url(2), learned=False)
+    assert "We value your privacy" in rules.body and "bus network" not in rules.body
+    assert "We value your privacy" in extract(with_consent_dialog(2), url(2)).body
     extractor = SiteAwareExtractor(SiteAwareConfig(min_elsewhere_chars=300))  # the article has ~400 characters
     first = extractor.extract(article(1, english=True), url(1))
     assert first.method == "default" and "bus network" in first.body
