@@ -1,0 +1,87 @@
+"""Issue 16, round 7: the parse of a page's own UTF-8 bytes gives the tree the parse of its decoded text gave, and a
+one-line block's kept lines come from its own counts as keep_line gives them; on random pages (fixed seed) and
+hand-made edge cases."""
+
+import random
+
+from lxml import etree
+
+from newscorpus.core.decoding import decode_html
+from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.default import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
+from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from tests.core.extraction.test_fast_walks import _pages
+
+# Characters of every UTF-8 length and of each of lxml's three ways to hand a text to libxml2 (ASCII, Latin-1,
+# UTF-16, UCS-4), with entities and characters libxml2 treats specially (controls, a lone U+FFFE).
+PIECES = ["plain", "café", "naïve ’quotes’ — dash", "新闻，内容。", "emoji 😀 here", "&nbsp;&amp;&#233;&#x1F600;",
+          "\x01\x08 ctl", "\ufffe\uffff", "\r\n", "\t", "a\u3000b", "<br>", "<b>bold</b>", "&bogus;", "<", "&"]
+
+
+def _tree(root) -> bytes:
+    return etree.tostring(root.getroottree(), encoding="utf-8", method="xml")
+
+
+def _utf8_pages(count: int = 300) -> list[str]:
+    rng = random.Random(7)
+    pages = []
+    for page in _pages(count):
+        pieces = page.split(">")
+        for _ in range(rng.randint(1, 6)):  # non-ASCII text after random tags
+            at = rng.randrange(len(pieces))
+            pieces[at] += rng.choice(PIECES) if at else ""
+        pages.append(">".join(pieces))
+    return pages
+
+
+def test_parse_of_the_utf8_bytes_gives_the_tree_of_the_text():
+    for page in _utf8_pages():
+        data = page.encode("utf-8")
+        decoded = decode_html(data)
+        assert decoded.strict and decoded.encoding == "utf-8"
+        assert _tree(parse_html(decoded.text, data)) == _tree(parse_html(decoded.text)), page
+
+
+def test_parse_of_the_bytes_follows_the_text_not_a_stated_charset():
+    # the header says UTF-8, the page's <meta> another charset: the text is the UTF-8 decoding, so is the tree
+    page = ('<html><head><meta charset="iso-8859-1"><meta http-equiv="Content-Type" content="text/html; '
+            'charset=gbk"><title>Café 新闻</title></head><body><p>Naïve — 新闻，内容。😀</p></body></html>')
+    data = page.encode("utf-8")
+    decoded = decode_html(data, "text/html; charset=utf-8")
+    assert decoded.strict and decoded.encoding == "utf-8"
+    root = parse_html(decoded.text, data)
+    assert _tree(root) == _tree(parse_html(decoded.text))
+    assert root.findtext(".//p") == "Naïve — 新闻，内容。😀"
+
+
+def test_pages_the_bytes_cannot_stand_for_are_parsed_from_the_text():
+    # a NUL (removed from the text), an XML declaration (cut from the text), replaced bytes (not a strict decoding)
+    for data in (b"<html><body><p>a\x00b \xc3\xa9</p></body></html>",
+                 b'<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>caf\xc3\xa9</p></body></html>',
+                 b"<html><body><p>" + "café ".encode() * 300 + b"\xff broken</p></body></html>"):
+        decoded = decode_html(data)
+        utf8 = data if decoded.strict and decoded.encoding == "utf-8" else None
+        assert _tree(parse_html(decoded.text, utf8)) == _tree(parse_html(decoded.text))
+    assert extract(b"<html><body><p>A NUL\x00 inside, caf\xc3\xa9, and a sentence long enough to be a body here."
+                   b"</p></body></html>").body == "A NUL inside, café, and a sentence long enough to be a body here."
+    replaced = decode_html(b"<p>" + "café ".encode() * 300 + b"\xff</p>")  # UTF-8 with one byte replaced
+    assert replaced.encoding == "utf-8" and "\ufffd" in replaced.text and not replaced.strict
+    assert not decode_html(b"\xef\xbb\xbf<p>caf\xc3\xa9</p>").strict  # the BOM is cut from the text
+
+
+def test_kept_lines_match_keep_line_on_every_block():
+    titles = ["Hello, world.", "新闻，内容。", "x" * MIN_UNPUNCTUATED_CHARS, "x" * (MIN_UNPUNCTUATED_CHARS - 1),
+              "!!!!", "a, b, c, d, e", "Headline without marks"]
+    rng = random.Random(3)
+    pages = _utf8_pages(200) + [f"<html><body><h2>{t}</h2><p>{t}</p><div>{t}<br>{rng.choice(titles)}</div>"
+                                f"<h3> {t} </h3></body></html>" for t in titles]
+    checked = 0
+    for page in pages:
+        root = parse_html(page)
+        clean_tree(root)
+        for block in build_blocks(root):
+            for max_ratio in (0.0, 0.1, 0.3, 1.0):
+                expected = [line for line in block.text.split("\n") if keep_line(line, block, max_ratio)]
+                assert kept_lines(block, max_ratio) == expected, (block.text, max_ratio)
+                checked += 1
+    assert checked > 10_000
