@@ -1,8 +1,11 @@
-"""Issue 16, round 7: the parse of a page's own UTF-8 bytes gives the tree the parse of its decoded text gave, and a
-one-line block's kept lines come from its own counts as keep_line gives them; on random pages (fixed seed) and
+"""Issue 16, round 7: the parse of a page's own UTF-8 bytes gives the tree the parse of its decoded text gave, a
+one-line block's kept lines come from its own counts as keep_line gives them, line_kinds reads only the body's lines
+as it read every page line, and the title keys' cache answers as key() does; on random pages (fixed seed) and
 hand-made edge cases."""
 
+import importlib
 import random
+from bisect import bisect_left
 
 from lxml import etree
 
@@ -10,7 +13,10 @@ from newscorpus.core.decoding import decode_html
 from newscorpus.core.extraction import extract
 from newscorpus.core.extraction.default import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
 from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.titles import KEY_CACHE_SIZE, key
 from tests.core.extraction.test_fast_walks import _pages
+
+line_kinds_module = importlib.import_module("newscorpus.core.extraction.line_kinds")
 
 # Characters of every UTF-8 length and of each of lxml's three ways to hand a text to libxml2 (ASCII, Latin-1,
 # UTF-16, UCS-4), with entities and characters libxml2 treats specially (controls, a lone U+FFFE).
@@ -85,3 +91,47 @@ def test_kept_lines_match_keep_line_on_every_block():
                 assert kept_lines(block, max_ratio) == expected, (block.text, max_ratio)
                 checked += 1
     assert checked > 10_000
+
+
+def _line_kinds_before(body, blocks):
+    """line_kinds before round 7: every page line's holders."""
+    holders = {}
+    for index, block in enumerate(blocks):
+        if block.text:
+            for line in block.text.split("\n"):
+                holders.setdefault(line, []).append(index)
+    kinds, position, cache, coded = [], 0, {}, {}
+    for line in body.split("\n"):
+        found = holders.get(line)
+        if not found:
+            kinds.append(line_kinds_module.PROSE)
+            continue
+        at = bisect_left(found, position)
+        index = found[at] if at < len(found) else found[0]
+        position = max(position, index)
+        if index not in cache:
+            cache[index] = line_kinds_module._block_kind(blocks, index, coded)
+        kinds.append(cache[index])
+    return "".join(kinds)
+
+
+def test_line_kinds_from_the_body_lines_alone_match_every_line_holders():
+    rng = random.Random(11)
+    checked = 0
+    for page in _utf8_pages(150):
+        root = parse_html(page)
+        clean_tree(root)
+        blocks = build_blocks(root)
+        lines = [line for block in blocks if block.text for line in block.text.split("\n")] or [""]
+        for _ in range(5):  # bodies of page lines in and out of order, repeated, and lines of no block
+            body = "\n".join(rng.choice([*lines, "not on the page", ""]) for _ in range(rng.randint(1, 12)))
+            assert line_kinds_module.line_kinds(body, blocks) == _line_kinds_before(body, blocks), body
+            checked += 1
+    assert checked == 750
+
+
+def test_title_keys_are_cached_for_a_page_not_a_crawl():
+    texts = [f"Headline {n} – “quoted”, ＦＵＬＬ width" for n in range(3 * KEY_CACHE_SIZE)] + [None, ""]
+    for text in texts + texts[::-1]:
+        assert key(text) == key.__wrapped__(text)
+    assert key.cache_info().currsize <= KEY_CACHE_SIZE
