@@ -107,8 +107,11 @@ def strip_site_name(title: str | None, site_name: str | None) -> str | None:
     return rest or title
 
 
-def _split(title: str) -> list[str]:
-    return [part.strip() for part in SEPARATOR.split(title) if part and part.strip()]
+@lru_cache(maxsize=KEY_CACHE_SIZE)
+def _split(title: str) -> tuple[str, ...]:
+    """The title's parts between separators. Cached as `key` is: a page splits the same title ~3 times (7 calls, 2.3
+    titles per page on the dev sets; SEPARATOR's lookbehinds cost ~8 µs a title)."""
+    return tuple(part.strip() for part in SEPARATOR.split(title) if part and part.strip())
 
 
 def site_names(markup: PageMarkup, url: str | None) -> list[str]:

@@ -13,7 +13,7 @@ from newscorpus.core.decoding import decode_html
 from newscorpus.core.extraction import extract
 from newscorpus.core.extraction.default import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
 from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
-from newscorpus.core.extraction.titles import KEY_CACHE_SIZE, key
+from newscorpus.core.extraction.titles import KEY_CACHE_SIZE, SEPARATOR, _split, key
 from tests.core.extraction.test_fast_walks import _pages
 
 line_kinds_module = importlib.import_module("newscorpus.core.extraction.line_kinds")
@@ -135,3 +135,11 @@ def test_title_keys_are_cached_for_a_page_not_a_crawl():
     for text in texts + texts[::-1]:
         assert key(text) == key.__wrapped__(text)
     assert key.cache_info().currsize <= KEY_CACHE_SIZE
+
+
+def test_title_splits_are_cached_as_the_uncached_split_gives_them():
+    titles = ["A headline | Site", "新闻标题-网站", "One – two — three", "a::b", "x_y｜z", "No separator", " | ", "",
+              "Kicker: the story - Site"] + [f"Story {n} | Site {n % 7}" for n in range(2 * KEY_CACHE_SIZE)]
+    for title in titles + titles[::-1]:
+        assert list(_split(title)) == [part.strip() for part in SEPARATOR.split(title) if part and part.strip()]
+    assert _split.cache_info().currsize <= KEY_CACHE_SIZE
