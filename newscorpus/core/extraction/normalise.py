@@ -188,11 +188,18 @@ _UTF8_PARSER = etree.HTMLParser(
 def parse_html(text: str, utf8: bytes | None = None) -> etree._Element | None:
     """Parse decoded HTML, recovering broken markup. None when nothing parseable remains.
 
-    `utf8`: the page's bytes when `text` is exactly their strict UTF-8 decoding (DecodedPage.strict). libxml2 then
-    reads those bytes, unless the text has an XML declaration or a NUL to remove: the same tree (every page of the
-    dev sets; tests/core/extraction/test_fast_walks.py), without the conversion back from the text, which lxml hands
-    to libxml2 as UTF-16 or UCS-4 once it holds a character above U+00FF (1.40 -> 1.11 ms per UTF-8 page of the dev
-    sets; the search for a NUL is then in the bytes, 0.05 instead of ~0.6 ns a character; issue 16, 2026-11-24)."""
+    libxml2 reads the text's UTF-8 bytes: `utf8` when the caller has them (the page's own bytes, when the text is
+    their strict UTF-8 decoding: DecodedPage.strict), else the text encoded here once it holds more than ASCII. lxml
+    would hand libxml2 such a text as Latin-1, UTF-16 or UCS-4 for it to convert: the same tree (every page of the dev
+    sets; tests/core/extraction/test_fast_parse.py) for less CPU (UTF-8 pages of the dev sets 1.40 -> 1.11 ms from
+    their own bytes; UCS-4 texts 2.39 -> 1.59 ms with the encoding; UTF-16 and Latin-1 texts alike either way), and
+    the search for a NUL is in the bytes (~0.05 instead of ~0.6 ns a character; issue 16, 2026-11-24). A text with an
+    XML declaration (cut here) or a NUL (removed) is parsed as before."""
+    if utf8 is None and not text.isascii():
+        try:
+            utf8 = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate
+            utf8 = None
     if utf8 is not None and b"\x00" not in utf8 and _XML_DECL.match(text) is None:
         if not text or text.isspace():
             return None

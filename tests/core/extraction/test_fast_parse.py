@@ -12,7 +12,8 @@ from lxml import etree
 from newscorpus.core.decoding import decode_html
 from newscorpus.core.extraction import extract
 from newscorpus.core.extraction.default import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.normalise import _XML_DECL, _parse, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
 from newscorpus.core.extraction.titles import KEY_CACHE_SIZE, SEPARATOR, _split, key
 from tests.core.extraction.test_fast_walks import _pages
 
@@ -28,24 +29,44 @@ def _tree(root) -> bytes:
     return etree.tostring(root.getroottree(), encoding="utf-8", method="xml")
 
 
+def _parse_html_before(text):
+    """parse_html before round 7: lxml handed the text itself to libxml2."""
+    text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
+    if not text or text.isspace():
+        return None
+    root = _parse(text)
+    if root is not None and swallowing_title(root):
+        closed = close_title(text)
+        reparsed = _parse(closed) if closed is not None else None
+        root = reparsed if reparsed is not None else root
+    if root is not None:
+        repair(root)
+    return root
+
+
 def _utf8_pages(count: int = 300) -> list[str]:
     rng = random.Random(7)
     pages = []
     for page in _pages(count):
         pieces = page.split(">")
-        for _ in range(rng.randint(1, 6)):  # non-ASCII text after random tags
+        for _ in range(rng.randint(0, 6)):  # non-ASCII text after random tags (none: an ASCII page)
             at = rng.randrange(len(pieces))
             pieces[at] += rng.choice(PIECES) if at else ""
         pages.append(">".join(pieces))
     return pages
 
 
-def test_parse_of_the_utf8_bytes_gives_the_tree_of_the_text():
+def test_parse_of_utf8_bytes_gives_the_tree_of_the_text():
+    kinds = set()
     for page in _utf8_pages():
         data = page.encode("utf-8")
         decoded = decode_html(data)
         assert decoded.strict and decoded.encoding == "utf-8"
-        assert _tree(parse_html(decoded.text, data)) == _tree(parse_html(decoded.text)), page
+        before = _tree(_parse_html_before(decoded.text))
+        assert _tree(parse_html(decoded.text, data)) == before, page  # the page's own bytes
+        assert _tree(parse_html(decoded.text)) == before, page  # the text, encoded by parse_html
+        kinds.add(max(map(ord, page)).bit_length())
+    assert {7, 8, 16, 17} <= kinds  # ASCII, Latin-1, UTF-16 and UCS-4 texts in lxml's terms
 
 
 def test_parse_of_the_bytes_follows_the_text_not_a_stated_charset():
@@ -56,18 +77,25 @@ def test_parse_of_the_bytes_follows_the_text_not_a_stated_charset():
     decoded = decode_html(data, "text/html; charset=utf-8")
     assert decoded.strict and decoded.encoding == "utf-8"
     root = parse_html(decoded.text, data)
-    assert _tree(root) == _tree(parse_html(decoded.text))
+    assert _tree(root) == _tree(_parse_html_before(decoded.text))
     assert root.findtext(".//p") == "Naïve — 新闻，内容。😀"
+    gbk = decode_html(page.replace("😀", "").encode("gb18030"), "text/html; charset=gbk")  # encoded by parse_html
+    assert gbk.encoding == "gb18030"
+    assert _tree(parse_html(gbk.text)) == _tree(_parse_html_before(gbk.text))
 
 
-def test_pages_the_bytes_cannot_stand_for_are_parsed_from_the_text():
-    # a NUL (removed from the text), an XML declaration (cut from the text), replaced bytes (not a strict decoding)
+def test_texts_the_bytes_cannot_stand_for_are_parsed_as_before():
+    # a NUL (removed from the text), an XML declaration (cut from the text), replaced bytes (not a strict decoding),
+    # a lone surrogate (no UTF-8 encoding), an unclosed title (reparsed from the text)
     for data in (b"<html><body><p>a\x00b \xc3\xa9</p></body></html>",
                  b'<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>caf\xc3\xa9</p></body></html>',
-                 b"<html><body><p>" + "café ".encode() * 300 + b"\xff broken</p></body></html>"):
+                 b"<html><body><p>" + "café ".encode() * 300 + b"\xff broken</p></body></html>",
+                 b"<html><head><title>caf\xc3\xa9 " + b"x" * 1200 + b"<p>body</p></body></html>"):
         decoded = decode_html(data)
         utf8 = data if decoded.strict and decoded.encoding == "utf-8" else None
-        assert _tree(parse_html(decoded.text, utf8)) == _tree(parse_html(decoded.text))
+        assert _tree(parse_html(decoded.text, utf8)) == _tree(_parse_html_before(decoded.text))
+    surrogate = "<html><body><p>caf\u00e9 \ud800 lone</p></body></html>"
+    assert _tree(parse_html(surrogate)) == _tree(_parse_html_before(surrogate))
     assert extract(b"<html><body><p>A NUL\x00 inside, caf\xc3\xa9, and a sentence long enough to be a body here."
                    b"</p></body></html>").body == "A NUL inside, café, and a sentence long enough to be a body here."
     replaced = decode_html(b"<p>" + "café ".encode() * 300 + b"\xff</p>")  # UTF-8 with one byte replaced
