@@ -1,7 +1,7 @@
 """Issue 16, round 7: the parse of a page's own UTF-8 bytes gives the tree the parse of its decoded text gave, a
 one-line block's kept lines come from its own counts as keep_line gives them, line_kinds reads only the body's lines
-as it read every page line, and the title keys' cache answers as key() does; on random pages (fixed seed) and
-hand-made edge cases."""
+as it read every page line, the title keys' and splits' caches answer as the uncached functions, and a new class token
+without a hint word gets the flags of the full test; on random pages (fixed seed) and hand-made edge cases."""
 
 import importlib
 import random
@@ -10,7 +10,7 @@ from bisect import bisect_left
 from lxml import etree
 
 from newscorpus.core.decoding import decode_html
-from newscorpus.core.extraction import extract
+from newscorpus.core.extraction import extract, normalise
 from newscorpus.core.extraction.default import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
 from newscorpus.core.extraction.normalise import _XML_DECL, _parse, build_blocks, clean_tree, parse_html
 from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
@@ -171,3 +171,26 @@ def test_title_splits_are_cached_as_the_uncached_split_gives_them():
     for title in titles + titles[::-1]:
         assert list(_split(title)) == [part.strip() for part in SEPARATOR.split(title) if part and part.strip()]
     assert _split.cache_info().currsize <= KEY_CACHE_SIZE
+
+
+def _token_flag_before(token):
+    """normalise._token_flag's computation before round 7: the comment pattern and every hint word, for every token."""
+    flags = normalise._COMMENT if normalise.COMMENT_TOKEN.match(token) else 0
+    for match in normalise._HINT_WORDS.finditer(token.lower()):
+        flags |= normalise._NEGATIVE if normalise._NEGATIVE_WORD.fullmatch(match.group()) else normalise._POSITIVE
+    return flags
+
+
+def test_token_flags_without_a_hint_word_match_the_full_test():
+    rng = random.Random(5)
+    words = ["replies", "REPLIES", "Pinglun", "pinglun-box", "reply", "reply-to", "comments", "comment_open",
+             "respond", "disqusx", "nav", "x1", "mainav", "hljs", "replıes", "ſidebar", "post-12", "wp-block",
+             "ｒｅplies", "article-body", "footer", "promo", "grid", "col-md-6", "is-active", "tags-list", "readmore",
+             "pager"]
+    tokens = set(words)
+    for _ in range(3000):  # glued pieces of the words, random case
+        token = "".join(rng.choice(words)[: rng.randint(1, 9)] for _ in range(rng.randint(1, 3)))
+        tokens.add("".join(c.upper() if rng.random() < 0.3 else c for c in token))
+    for token in tokens:
+        normalise._token_flags.clear()
+        assert normalise._token_flag(token) == _token_flag_before(token), token
