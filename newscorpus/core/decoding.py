@@ -70,6 +70,7 @@ class DecodedPage:
     text: str
     encoding: str  # codec actually used, normalised name, e.g. "utf-8", "gb18030", "big5", "windows-1252"
     source: str  # "bom" | "header" | "meta" | "detected" | "fallback"
+    strict: bool = False  # `text` is the whole body decoded strictly as `encoding` (no BOM cut, no byte replaced)
 
 
 def normalise_encoding(name: str | None) -> str | None:
@@ -175,11 +176,11 @@ def decode_html(body: bytes, content_type: str | None = None) -> DecodedPage:
     for source, encoding in declared:
         text = _try_decode(body, encoding)
         if text is not None and encoding is not None:
-            return DecodedPage(text, encoding, source)
+            return DecodedPage(text, encoding, source, strict=True)
     # Most undeclared pages are UTF-8: a strict UTF-8 decode is cheap and unambiguous.
     text = _try_decode(body, "utf-8")
     if text is not None:
-        return DecodedPage(text, "utf-8", "detected")
+        return DecodedPage(text, "utf-8", "detected", strict=True)
     # A stray invalid byte must not hand the page to detection (which then picks a single-byte charset and
     # turns the whole article into mojibake, issue 14).
     for source, encoding in [*declared, ("detected", "utf-8")]:
@@ -190,5 +191,5 @@ def decode_html(body: bytes, content_type: str | None = None) -> DecodedPage:
     for candidate in (detected, "gb18030"):
         text = _try_decode(body, candidate)
         if text is not None and candidate is not None:
-            return DecodedPage(text, candidate, "detected")
+            return DecodedPage(text, candidate, "detected", strict=True)
     return DecodedPage(body.decode("utf-8", errors="replace"), "utf-8", "fallback")

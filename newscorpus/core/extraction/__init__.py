@@ -165,13 +165,17 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
     if html is None or len(html) == 0:
         return PageFailure("empty", None)
     encoding: str | None = None
+    utf8: bytes | None = None  # the page's bytes when the text is their strict UTF-8 decoding (parse_html reads them)
     if isinstance(html, bytes | bytearray):
         if len(html) > max_bytes:
             return PageFailure("too_large", None)
-        if looks_binary(bytes(html)):
+        data = bytes(html)
+        if looks_binary(data):
             return PageFailure("not_html", None)
-        decoded = decode_html(bytes(html), content_type)
+        decoded = decode_html(data, content_type)
         text, encoding = decoded.text, decoded.encoding
+        if decoded.strict and encoding == "utf-8":
+            utf8 = data
     elif isinstance(html, str):
         if len(html) > max_bytes:
             return PageFailure("too_large", None)
@@ -182,7 +186,7 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         return PageFailure("empty", encoding)
     if text.find("<", 0, _SNIFF_BYTES * 64) < 0:
         return PageFailure("not_html", encoding)
-    root = parse_html(text)
+    root = parse_html(text, utf8)
     if root is None:
         return PageFailure("not_html", encoding)
     if budget is not None and budget.exceeded():

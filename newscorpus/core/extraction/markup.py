@@ -134,6 +134,7 @@ def read_markup(root: etree._Element) -> PageMarkup:
     class names are tested per token with a cache. The cost is the walk (~1 ms for a 2,000-element page)."""
     markup = PageMarkup()
     author_marked, date_marked, itemprops = markup.author_marked, markup.date_marked, markup.itemprops
+    token_marks = _token_marks
     for element in root.iter(etree.Element):
         tag = element.tag
         if tag in _SPECIAL_TAGS:
@@ -145,7 +146,8 @@ def read_markup(root: etree._Element) -> PageMarkup:
         dialog = False
         for name, value in attributes:
             if name == "class":
-                mark |= _class_mark(value)
+                known = token_marks.get(value)  # _class_mark's cache, asked here first: no call for a known class
+                mark |= _class_mark(value) if known is None else known
             elif name not in _READ_ATTRIBUTES:  # style, src, data-*, ...: one set test instead of the six below
                 continue
             elif name == "id":
