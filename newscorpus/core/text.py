@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from itertools import product
 
 # Scripts, as (first, last) code points. Regex classes are made from them with `characters`.
@@ -86,6 +87,18 @@ def detect_language(text: str) -> str | None:
 _STOPWORD_SPELLINGS = frozenset(
     "".join(letters) for word in _ENGLISH_STOPWORDS for letters in product(*((c, c.upper()) for c in word))
 )
+
+
+def language_of_texts(texts: Iterable[str]) -> str | None:
+    """detect_language of the texts joined by newlines, joining only the texts that fill its sample (it reads the
+    first SAMPLE_CHARS characters), not all of them: a page's blocks, a body's lines."""
+    sample, size = [], 0
+    for text in texts:
+        sample.append(text)
+        size += len(text) + 1
+        if size > SAMPLE_CHARS:  # the joined text (size - 1 characters) fills the sample
+            break
+    return detect_language("\n".join(sample))
 
 
 def _english_or_none(sample: str) -> str | None:

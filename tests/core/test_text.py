@@ -13,9 +13,11 @@ from newscorpus.core.text import (
     HAN_UNIFIED,
     HANGUL,
     KANA,
+    SAMPLE_CHARS,
     body_hash,
     characters,
     detect_language,
+    language_of_texts,
     source_hash,
     tokenize,
     without_nul,
@@ -51,3 +53,15 @@ def test_nul_and_hashes():
     assert without_nul("a\x00b") == "ab" and without_nul(None) is None and without_nul("") == ""
     assert body_hash("正文") == body_hash("正文") != body_hash("正文 ")
     assert source_hash(None, "b") == source_hash("", "b") != source_hash("b", "")
+
+
+def test_language_of_texts_reads_only_the_texts_that_fill_the_sample():
+    english = "The council said the new bus routes would start in the spring, and that the fares would stay the same."
+    chinese = "市政府表示，新的公交线路将于春季开通，票价保持不变，市民可以通过手机查询到站时间。"
+    assert language_of_texts([english, english]) == detect_language(english + "\n" + english) == "en"
+    assert language_of_texts([]) is None
+    # the English text fills the sample: the Chinese texts after it are never joined
+    long_english = " ".join([english] * (SAMPLE_CHARS // len(english) + 1))
+    assert language_of_texts([long_english] + [chinese] * 100) == "en"
+    assert detect_language("\n".join([chinese] * 100)) == "zh"
+

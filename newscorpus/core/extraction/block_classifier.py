@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags
-from newscorpus.core.text import SAMPLE_CHARS, detect_language
+from newscorpus.core.text import language_of_texts
 
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
 
@@ -506,14 +506,8 @@ def rules_body_only(lines: list[str]) -> bool:
     """Whether the rules' body (`lines`) is in one of RULES_ONLY_LANGUAGES. The page's language is read from all
     its blocks' text, so a Chinese article amid English chrome (menus, sidebars, a footer) can read as en or as
     undecided (coolshell.cn: 41 of 740 pages, BENCHMARKS.md round 5); the body's own language decides then. Only
-    the lines that fill detect_language's sample are joined."""
-    sample, size = [], 0
-    for line in lines:
-        sample.append(line)
-        size += len(line) + 1
-        if size > SAMPLE_CHARS:
-            break
-    return detect_language("\n".join(sample)) in RULES_ONLY_LANGUAGES
+    the lines that fill detect_language's sample are read (language_of_texts)."""
+    return language_of_texts(lines) in RULES_ONLY_LANGUAGES
 
 
 def open_positions(blocks: list[Block], indices: list[int], kept: list[int], comments: list[bool] | None,

@@ -17,7 +17,7 @@ from newscorpus.core.extraction import block_classifier
 from newscorpus.core.extraction.headline import find_headline, item_end
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, punctuation_ratio
-from newscorpus.core.text import HAN_UNIFIED, SAMPLE_CHARS, characters, detect_language
+from newscorpus.core.text import HAN_UNIFIED, characters, language_of_texts
 
 # Share of a prose block's value given to its grandparent (its parent gets all of it); readability's
 # 1/2 for the grandparent level.
@@ -114,16 +114,9 @@ def tuned_constants(language: str | None) -> dict[str, float]:
 
 
 def page_language(blocks: list[Block]) -> str | None:
-    """The language of the page's text (its blocks'), as `detect_language` tells it: only the blocks that fill
-    its sample are joined (it reads the first SAMPLE_CHARS characters), not the whole page's text."""
-    texts, size = [], 0
-    for block in blocks:
-        if block.text:
-            texts.append(block.text)
-            size += len(block.text) + 1
-            if size > SAMPLE_CHARS:  # the joined text (size - 1 characters) fills the sample
-                break
-    return detect_language("\n".join(texts))
+    """The language of the page's text (its blocks'), as `detect_language` tells it from the blocks that fill its
+    sample (language_of_texts)."""
+    return language_of_texts(block.text for block in blocks if block.text)
 
 
 @dataclass
