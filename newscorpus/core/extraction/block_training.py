@@ -88,16 +88,6 @@ def page_rows(html: bytes, gold: str, url: str | None = None) -> PageRows | None
     return PageRows(rows[positions], labels[positions], np.array([tokens[indices[p]] * scale for p in positions]))
 
 
-def _booster(pages: list[PageRows], seed: int, groups: list[str] | None = None):
-    """LightGBM fitted on the pages' rows, each page's weights divided by its site's page count."""
-    import lightgbm
-
-    features = np.vstack([p.features for p in pages])
-    labels = np.concatenate([p.labels for p in pages])
-    weights = row_weights(pages, groups)
-    return lightgbm.train({**PARAMS, "seed": seed}, lightgbm.Dataset(features, labels, weight=weights), ROUNDS)
-
-
 def row_weights(pages: list[PageRows], groups: list[str] | None = None) -> np.ndarray:
     """Every page's row weights, each page's divided by the number of pages of its site (`groups`; None: 1)."""
     sizes = Counter(groups or [])
@@ -108,9 +98,13 @@ def row_weights(pages: list[PageRows], groups: list[str] | None = None) -> np.nd
 def fit(pages: list[PageRows], seed: int, source: dict | None = None, groups: list[str] | None = None) -> dict:
     """A model (the dict block_classifier.TreeModel.from_dict reads) fitted on the pages' rows; `groups`: each
     page's site, whose page count divides the page's weight (None: every page alone)."""
-    booster = _booster(pages, seed, groups)
-    trees = [_flatten(tree["tree_structure"]) for tree in booster.dump_model()["tree_info"]]
+    import lightgbm
+
+    features = np.vstack([p.features for p in pages])
     labels = np.concatenate([p.labels for p in pages])
+    dataset = lightgbm.Dataset(features, labels, weight=row_weights(pages, groups))
+    booster = lightgbm.train({**PARAMS, "seed": seed}, dataset, ROUNDS)
+    trees = [_flatten(tree["tree_structure"]) for tree in booster.dump_model()["tree_info"]]
     return {
         "features": list(block_classifier.FEATURES),
         "threshold": THRESHOLD,
