@@ -166,25 +166,25 @@ def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
             retries = held.retries
             try:
                 if request == MODULES:
-                    answer = (False, {name.partition(".")[0] for name in sys.modules}, 0)
+                    failed, payload = False, {name.partition(".")[0] for name in sys.modules}
                 else:
                     batch, crawl_gave_up = request
                     if crawl_gave_up:
                         retry.give_up()
-                    answer = (False, decide_batch(held, batch, config), 0)
+                    failed, payload = False, decide_batch(held, batch, config)
                     loaded = [name for name in CRAWL_ONLY_MODULES if name in sys.modules]
                     if loaded:
                         raise RuntimeError(f"the near-duplicate process imported {loaded}: it must stay lean")
             except (psycopg.Error, DatabaseUnavailableError) as error:
                 held.close()  # as the recorder's thread does: the next batch opens a new connection
-                answer = (True, error, 0)
+                failed, payload = True, error
             except Exception as error:  # a fault of ours: raised in the crawl process, for each article
-                answer = (True, error, 0)
-            answer = (answer[0], answer[1], held.retries - retries)
+                failed, payload = True, error
+            answer = (failed, payload, held.retries - retries)
             try:
                 send(answers, answer)
             except (pickle.PicklingError, TypeError, AttributeError) as error:
-                send(answers, (True, RuntimeError(f"{answer[1]!r} (not picklable: {error})"), answer[2]))
+                send(answers, (True, RuntimeError(f"{payload!r} (not picklable: {error})"), answer[2]))
     finally:
         held.close()
 
