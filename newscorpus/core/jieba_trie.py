@@ -237,22 +237,28 @@ def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
     alone = -log(self.total)  # jieba: log(FREQ.get(character) or 1) - log(total), for a character no word starts
     scores: list[float] = [0] * (n + 1)  # type: ignore[list-item]  # jieba's route[n] = (0, 0)
     ends = list(range(n + 1))
+    # The words at k are scored as the trie yields them, with no list of (weight, length) made first: 53 -> 45 ms
+    # for the 1,353 window texts of ../shared/data/dedup's zh bodies (issue 18, 2026-11-24).
     for k in range(n - 1, -1, -1):
-        try:
-            found = [(weights[key_id], len(word)) for word, key_id in prefixes(sentence[k : k + longest])]
-        except UnicodeEncodeError:  # a lone surrogate: the words end before it
-            window = _encodable(sentence[k : k + longest])
-            found = [(weights[key_id], len(word)) for word, key_id in prefixes(window)] if window else []
-        if not found:
-            scores[k] = alone + scores[k + 1]
-            continue
         best, best_end = None, 0
-        for weight, length in found:  # max((score, end)): the higher score, then the later end
-            end = k - 1 + length
-            score = weight + scores[end + 1]
-            if best is None or score > best or (score == best and end > best_end):
-                best, best_end = score, end
-        scores[k], ends[k] = best, best_end
+        try:
+            for word, key_id in prefixes(sentence[k : k + longest]):  # max((score, end)): higher score, later end
+                end = k - 1 + len(word)
+                score = weights[key_id] + scores[end + 1]
+                if best is None or score > best or (score == best and end > best_end):
+                    best, best_end = score, end
+        except UnicodeEncodeError:  # a lone surrogate: the words end before it
+            best, best_end = None, 0
+            window = _encodable(sentence[k : k + longest])
+            for word, key_id in prefixes(window) if window else ():
+                end = k - 1 + len(word)
+                score = weights[key_id] + scores[end + 1]
+                if best is None or score > best or (score == best and end > best_end):
+                    best, best_end = score, end
+        if best is None:
+            scores[k] = alone + scores[k + 1]
+        else:
+            scores[k], ends[k] = best, best_end
     words: list[str] = []
     buffer = ""
     x = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
+from itertools import chain
 from typing import Protocol
 
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, NearDuplicateDecision, decide
@@ -81,9 +82,12 @@ class InMemoryNearDuplicateIndex:
         return list(found)
 
     def keyword_candidates(self, keywords: Iterable[str], limit: int) -> list[tuple[DocId, int]]:
-        shared: Counter[DocId] = Counter()
-        for keyword in set(keywords):
-            shared.update(self._by_keyword.get(keyword, [])[-MAX_POSTINGS_PER_KEYWORD:])
+        # One count over every keyword's postings, not a Counter.update per keyword (its Mapping check and call were
+        # ~1.5 µs a keyword, ~17 keywords an article of a batch: issue 18, 2026-11-24); ranked by a total order, so
+        # the counts' insertion order does not matter.
+        postings = self._by_keyword
+        shared: Counter[DocId] = Counter(chain.from_iterable(
+            postings[keyword][-MAX_POSTINGS_PER_KEYWORD:] for keyword in set(keywords) if keyword in postings))
         ranked = sorted(shared.items(), key=lambda item: (-item[1], -self._added[item[0]]))
         return ranked[:limit]
 
