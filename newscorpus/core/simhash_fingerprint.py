@@ -10,12 +10,13 @@ the whole body need not be segmented (jieba runs at ~100 bodies/s, the stage bud
 from __future__ import annotations
 
 import math
+import zlib
 from collections import Counter
 from functools import cache
 
 import numpy as np
 
-from newscorpus.core.body_text import BMP_SIZE, CJK_CODES, CJK_COUNT, CJK_RANK, BodyText, CrcMemo
+from newscorpus.core.body_text import BMP_SIZE, CJK_CODES, CJK_COUNT, CJK_RANK, WORD_CRCS, BodyText
 from newscorpus.core.keywords import keyword_test, load_stopwords
 
 FINGERPRINT_BITS = 64
@@ -58,21 +59,30 @@ def _feature_text(feature: Feature) -> str:
 def top_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int]]:
     """The MAX_FEATURES most frequent features and their counts, ties in order of first appearance (the order of
     `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words."""
+    features, counts, _ = _ranked_features(body, lang)
+    return features, counts
+
+
+def _ranked_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int], np.ndarray]:
+    """`top_features`, and the hash pairs of those features (`_crc_pairs`): the CJK bigrams' from their keys
+    (`bigram_crc_pairs`), the words' from the word memo the shingle sketch has just asked for the same words."""
     if lang == "zh":
         keys, key_counts = _top_cjk_bigrams(body.cjk_codes)
         features, counts = keys.tolist(), key_counts.tolist()
         words, keep = body.latin_words, keyword_test("en")
     else:
+        keys = np.zeros(0, dtype=np.uint32)
         features, counts = [], []
         words, keep = body.words, keyword_test(lang)
     word_counts = Counter(words)
     kept = list(filter(keep, word_counts))
     features += kept
     counts += map(word_counts.__getitem__, kept)
+    pairs = np.concatenate((bigram_crc_pairs(keys), WORD_CRCS.pairs(kept))) if len(keys) else WORD_CRCS.pairs(kept)
     if len(features) > 1:  # a stable sort, as most_common's nlargest
         order = sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:MAX_FEATURES]
-        features, counts = [features[i] for i in order], [counts[i] for i in order]
-    return features, counts
+        features, counts, pairs = [features[i] for i in order], [counts[i] for i in order], pairs[order]
+    return features, counts, pairs
 
 
 @cache
@@ -98,14 +108,58 @@ def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return keys[firsts[top]], counts[top]
 
 
-_FEATURE_CRCS = CrcMemo(_feature_text)
+# CRC-32 of a CJK bigram's UTF-8 from its two characters' (each 3 bytes: every code point of text.HAN_RANGES lies in
+# U+0800-U+FFFF). A CRC register is affine in the register it starts from: crc32(b, c) = M(c) ^ crc32(b, 0), M linear
+# and the same for every 3-byte b, so crc32(first + second, seed) = M(crc32(first, seed)) ^ crc32(second, 0), M
+# applied by 4 tables of 256 (one per byte of c). Looked up per bigram in a memo of its CRCs this was ~240 ns a
+# bigram, ~60 µs per zh body of ../shared/data/dedup (issue 18, 2026-11-24).
+
+
+@cache
+def _cjk_crc_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CRC-32 (seeds 0 and 1) of each CJK character's UTF-8 by rank, and M as 4 byte tables (~25 ms, once)."""
+    encoded = [chr(code).encode() for code in CJK_CODES]
+    seed_0 = np.array([zlib.crc32(text) for text in encoded], dtype=np.uint32)
+    seed_1 = np.array([zlib.crc32(text, 1) for text in encoded], dtype=np.uint32)
+    zero = zlib.crc32(b"\0\0\0")
+    shift = np.array([[zlib.crc32(b"\0\0\0", byte << (8 * k)) ^ zero for byte in range(256)] for k in range(4)],
+                     dtype=np.uint32)
+    return seed_0, seed_1, shift
+
+
+def bigram_crc_pairs(keys: np.ndarray) -> np.ndarray:
+    """`CrcMemo(_feature_text).pairs(keys.tolist())` for CJK bigram keys: CRC-32 (seed 0) << 32 | CRC-32 (seed 1)
+    of the bigram's UTF-8, computed from the characters' CRCs (see above) without a Python call per key."""
+    seed_0, seed_1, shift = _cjk_crc_tables()
+    first, second = np.divmod(np.asarray(keys, dtype=np.int64), CJK_COUNT)
+    tail = seed_0[second]
+    crcs = []
+    for start in (seed_0[first], seed_1[first]):
+        crcs.append(shift[0][start & 0xFF] ^ shift[1][(start >> 8) & 0xFF] ^ shift[2][(start >> 16) & 0xFF]
+                    ^ shift[3][start >> 24] ^ tail)
+    return crcs[0].astype(np.uint64) << np.uint64(32) | crcs[1].astype(np.uint64)
+
+
+def _crc_pairs(features: list[Feature]) -> np.ndarray:
+    """CRC-32 (seed 0) << 32 | CRC-32 (seed 1) of each feature's text (`_feature_text`)."""
+    bigram = np.array([not isinstance(feature, str) for feature in features], dtype=bool)
+    if not bigram.any():
+        return WORD_CRCS.pairs(features)
+    pairs = np.empty(len(features), dtype=np.uint64)
+    pairs[bigram] = bigram_crc_pairs(np.array([f for f in features if not isinstance(f, str)], dtype=np.int64))
+    pairs[~bigram] = WORD_CRCS.pairs([f for f in features if isinstance(f, str)])
+    return pairs
 
 
 def feature_hashes(features: list[Feature]) -> np.ndarray:
     """Stable 64-bit hashes of features: two CRC-32s (seeds 0 and 1) of the feature's text through the splitmix64
     finaliser. The simhash package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs
     ~0.03 ms with the CRCs remembered, and is the same in every process (unlike Python's `hash`)."""
-    mixed = _FEATURE_CRCS.pairs(features)
+    return _mixed(_crc_pairs(features))
+
+
+def _mixed(mixed: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser of CRC pairs, in place."""
     mixed ^= mixed >> np.uint64(30)
     mixed *= _MIX_1
     mixed ^= mixed >> np.uint64(27)
@@ -122,8 +176,8 @@ def fingerprint(features: dict[str, int]) -> int:
 
 def body_fingerprint(body: BodyText, lang: str) -> int | None:
     """`fingerprint(simhash_features(...))` of a body without spelling out its features; None when it has none."""
-    features, counts = top_features(body, lang)
-    return _vote(feature_hashes(features), _weights(counts)) if features else None
+    features, counts, pairs = _ranked_features(body, lang)
+    return _vote(_mixed(pairs), _weights(counts)) if features else None
 
 
 def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:

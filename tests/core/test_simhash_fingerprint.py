@@ -9,17 +9,21 @@ import re
 import zlib
 from collections import Counter
 
+import numpy as np
 import pytest
 
-from newscorpus.core.body_text import BodyText
+from newscorpus.core.body_text import CJK_COUNT, BodyText
 from newscorpus.core.keywords import is_keyword, load_stopwords, normalize_text
 from newscorpus.core.simhash_fingerprint import (
     MAX_FEATURE_WEIGHT,
     MAX_FEATURES,
     PAIRED_BLOCKS_MAX_DISTANCE,
+    _feature_text,
+    bigram_crc_pairs,
     block_bounds,
     block_keys,
     body_fingerprint,
+    feature_hashes,
     fingerprint,
     hamming_distance,
     pigeonhole_keys,
@@ -213,3 +217,20 @@ def test_block_keys_remembered_are_the_pigeonhole_keys():
                 keys.append(-1)  # a list of its own: the memo is not changed through it
     with pytest.raises(ValueError):
         block_keys(0, 16)
+
+
+def _text_crc_pair(text: str) -> int:
+    return zlib.crc32(text.encode()) << 32 | zlib.crc32(text.encode(), 1)
+
+
+def test_bigram_crcs_from_the_characters_crcs_are_the_crcs_of_the_bigram_text():
+    rng = random.Random(18)
+    keys = [0, 1, CJK_COUNT - 1, CJK_COUNT, CJK_COUNT**2 - 1] + [rng.randrange(CJK_COUNT**2) for _ in range(5000)]
+    texts = [_feature_text(key) for key in keys]
+    assert all(len(text) == 2 and len(text.encode()) == 6 for text in texts)
+    assert bigram_crc_pairs(np.array(keys, dtype=np.uint32)).tolist() == [_text_crc_pair(text) for text in texts]
+    assert bigram_crc_pairs(np.zeros(0, dtype=np.uint32)).tolist() == []
+    # bigram keys and words mixed, in any order: each hashed as its text
+    mixed = [keys[7], "library", keys[0], "大桥", keys[-1]]
+    assert feature_hashes(mixed).tolist() == feature_hashes([_feature_text(f) if isinstance(f, int) else f
+                                                             for f in mixed]).tolist()
