@@ -29,6 +29,15 @@ _GLOBAL_NAMES = ("newscorpus-count-invalid",)  # names a copy registers in the p
 
 def import_other(checkout: Path, into: Path):
     """The other checkout's `extract`, from a renamed copy of its package."""
+    copy_other(checkout, into)
+    from newscorpus_other.core.extraction import extract  # noqa: PLC0415 - imported from the copy made above
+
+    return extract
+
+
+def copy_other(checkout: Path, into: Path) -> None:
+    """The other checkout's `newscorpus` package copied into `into` as `newscorpus_other` (imports and process-wide
+    names renamed), `into` put first on sys.path (benchmarks/near_duplicate_features_ab.py uses it too)."""
     target = into / "newscorpus_other"
     shutil.copytree(checkout / "newscorpus", target)
     for path in target.rglob("*.py"):
@@ -39,9 +48,6 @@ def import_other(checkout: Path, into: Path):
                             else line for line in text.split("\n"))
         path.write_text(renamed, encoding="utf-8")
     sys.path.insert(0, str(into))
-    from newscorpus_other.core.extraction import extract  # noqa: PLC0415 - imported from the copy made above
-
-    return extract
 
 
 def main() -> None:
