@@ -117,7 +117,8 @@ def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @cache
 def _cjk_crc_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """CRC-32 (seeds 0 and 1) of each CJK character's UTF-8 by rank, and M as 4 byte tables (~25 ms, once)."""
+    """CRC-32 (seeds 0 and 1) of each CJK character's UTF-8 by rank, and M as 4 byte tables (~5 ms CPU and 225 KB,
+    once)."""
     encoded = [chr(code).encode() for code in CJK_CODES]
     seed_0 = np.array([zlib.crc32(text) for text in encoded], dtype=np.uint32)
     seed_1 = np.array([zlib.crc32(text, 1) for text in encoded], dtype=np.uint32)
