@@ -332,8 +332,13 @@ def names_comment(names: str) -> bool:
 _NEGATIVE, _POSITIVE, _COMMENT = 1, 2, 4
 _MARKS_SIZE = 20_000
 _token_flags: dict[str, int] = {}
-# (own hint, names a comment section) per class+id string, shared across pages (sites repeat their class strings).
-_marks: dict[str, tuple[int, bool]] = {}
+# The flags of one attribute value (a class string, an id), shared across pages (sites repeat their class strings).
+# Kept per attribute rather than per class+id string: the flags of "class id" are those of the class's tokens and the
+# id's, and ids are mostly unique ("post-4711"), so a per-class+id cache missed on nearly every element with an id
+# even when its class was known (~40% of the misses on the dev sets; issue 16 round 8, 2026-11-24).
+_value_flags: dict[str, int] = {}
+# _hint_of for flags & (_NEGATIVE | _POSITIVE): none, negative, positive, both.
+_HINTS = (0, -1, 1, 0)
 
 
 # The comment-section tokens that hold no hint word (every other alternative of COMMENT_TOKEN holds "comment",
@@ -366,12 +371,12 @@ def _names_flags(names: str) -> int:
     return flags
 
 
-def _names_marks(names: str) -> tuple[int, bool]:
-    if len(_marks) >= _MARKS_SIZE:
-        _marks.clear()
-    flags = _names_flags(names)
-    marks = _marks[names] = (_hint_of(flags), bool(flags & _COMMENT))
-    return marks
+def _value_flag(value: str) -> int:
+    """_names_flags of one attribute value, cached in _value_flags."""
+    if len(_value_flags) >= _MARKS_SIZE:
+        _value_flags.clear()
+    flags = _value_flags[value] = _names_flags(value)
+    return flags
 
 
 def build_blocks(root: etree._Element) -> list[Block]:
@@ -391,6 +396,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
     parts = current.parts
     if root.text:
         parts.append(root.text)
+    value_flags = _value_flags
     walk = etree.iterwalk(root, events=("start", "end"))
     next(walk)  # the root's own start (its text is read above)
     # One pass over start/end events; `current` and its `parts` change only when a block opens or closes
@@ -403,12 +409,22 @@ def build_blocks(root: etree._Element) -> list[Block]:
                     chrome_depth += 1
                 hint, comment = current.hint, current.comment
                 if tag != "body":  # <body>'s class names the page's layout: no hint, no comment section
-                    names = (element.get("class") or "") + " " + (element.get("id") or "")
-                    if names != " ":
-                        marks = _marks.get(names) or _names_marks(names)
+                    # the flags of "class id" (as _names_flags reads the joined string): those of each value
+                    flags = 0
+                    value = element.get("class")
+                    if value:
+                        flags = value_flags.get(value)
+                        if flags is None:
+                            flags = _value_flag(value)
+                    value = element.get("id")
+                    if value:
+                        flag = value_flags.get(value)
+                        flags |= _value_flag(value) if flag is None else flag
+                    if flags:
                         if hint >= 0:
-                            hint = marks[0] or hint
-                        comment = comment or marks[1]
+                            hint = _HINTS[flags & 3] or hint
+                        if flags & _COMMENT:
+                            comment = True
                 # every field up to `comment` given in order (no keyword or default-factory handling per block)
                 block = Block(element, tag, current_index, current.depth + 1, [], 0, 0, 0, 0, chrome_depth > 0, hint,
                               comment)

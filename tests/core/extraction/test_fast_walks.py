@@ -14,8 +14,6 @@ from newscorpus.core.extraction.normalise import (
     CHROME_TAGS,
     PUNCT_RE,
     Block,
-    _marks,
-    _names_marks,
     _squash_spaces,
     build_blocks,
     clean_tree,
@@ -68,7 +66,7 @@ def _stack_walk_blocks(root):
                     if names == " ":
                         block.hint, block.comment = inherited, comments[-1]
                     else:
-                        marks = _marks.get(names) or _names_marks(names)
+                        marks = (normalise._own_hint(names), normalise.names_comment(names))
                         block.hint = inherited if inherited < 0 else marks[0] or inherited
                         block.comment = comments[-1] or marks[1]
                 blocks.append(block)
