@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from newscorpus.core.extraction.markup import DIALOG_ROLES
+from newscorpus.core.extraction.markup import DIALOG_ROLES, NESTING_DROPS, PageMarkup
 from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
 from newscorpus.core.word_patterns import grouped_by_first_letter
 
@@ -113,8 +113,11 @@ def email_fields(root: etree._Element) -> list[etree._Element]:
     'email']" finds from the document element; tests/core/extraction/test_fast_walks.py compares them), in document
     order: libxml2's tag-filtered walk instead of the XPath engine's (~0.1 ms less per page on the dev sets; issue 16,
     2026-11-24)."""
-    return [field for field in document_element(root).iter("input")
-            if (field.get("type") or "").translate(_EMAIL_CASE) == "email"]
+    return [field for field in document_element(root).iter("input") if _is_email_field(field)]
+
+
+def _is_email_field(field: etree._Element) -> bool:
+    return (field.get("type") or "").translate(_EMAIL_CASE) == "email"
 
 
 # A <button> holds a label; one that holds paragraphs, headings or sections, or this much text, wraps page
@@ -129,7 +132,7 @@ BUTTON_MAX_CHARS = 1000
 # text-count test: a <select> of 200 countries holds 2,000 characters of options.
 # Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
 # which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
-_NESTING_DROPS = ("select", "option", "object", "applet", "map", "video", "audio", "canvas", "picture", "embed")
+_NESTING_DROPS = NESTING_DROPS  # defined in markup.py, whose walk collects them for clean_tree
 _CONTENT_TAGS = ("p", "main", "article", "section", "h1", "h2", "h3")
 
 
@@ -265,21 +268,25 @@ def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHA
     return box
 
 
-def clean_tree(root: etree._Element, found_dialogs: list[etree._Element] | None = None) -> None:
+def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser): scripts, media and
     form controls, dialogs, and e-mail sign-up boxes.
 
-    `found_dialogs`: the document's dialogs as `read_markup` found them before cleaning (PageMarkup.dialogs), which
-    saves a walk; those the drops below detach are skipped, as `dialogs(root)` after the drops would not see them
+    `markup`: `read_markup(root)` (read before cleaning, `root` the document element, the tree unchanged since),
+    whose walk found the elements asked for here (its inputs, buttons, NESTING_DROPS and dialogs), which saves four
+    walks; the dialogs the drops below detach are skipped, as `dialogs(root)` after the drops would not see them
     (a dropped element has no parent; one inside a dropped element is removed from the detached copy only)."""
-    field_parents = [field.getparent() for field in email_fields(root)]
-    for button in [b for b in root.iter("button") if holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
+    fields = email_fields(root) if markup is None else [field for field in markup.inputs if _is_email_field(field)]
+    field_parents = [field.getparent() for field in fields]
+    buttons = root.iter("button") if markup is None else markup.buttons
+    for button in [b for b in buttons if holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
         button.tag = "div"
-    for element in [e for e in root.iter(*_NESTING_DROPS) if holds_content(e)]:
+    nesting = root.iter(*_NESTING_DROPS) if markup is None else markup.nesting
+    for element in [e for e in nesting if holds_content(e)]:
         element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
-    found = dialogs(root) if found_dialogs is None else found_dialogs
+    found = dialogs(root) if markup is None else markup.dialogs
     for element in found + [box for box in boxes if box is not None]:
         if element.getparent() is not None:
             remove_keeping_tail(element)

@@ -213,7 +213,7 @@ def test_markup_walk_finds_the_dialogs_and_article_mark_of_the_separate_walks():
         assert read.article_marked == article_marked(root), page
         expected = parse_html(page)
         clean_tree(expected)
-        clean_tree(root, read.dialogs)
+        clean_tree(root, read)
         assert etree.tostring(root) == etree.tostring(expected), page
 
 
@@ -222,7 +222,7 @@ def test_found_dialogs_inside_dropped_elements_change_nothing():
             "</noscript><p role='dialog'>gone</p>kept</div></body></html>")
     root, expected = parse_html(page), parse_html(page)
     clean_tree(expected)
-    clean_tree(root, markup.read_markup(root).dialogs)
+    clean_tree(root, markup.read_markup(root))
     assert etree.tostring(root) == etree.tostring(expected) == b"<html><body><div>atailkept</div></body></html>"
 
 
