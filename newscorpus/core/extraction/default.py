@@ -479,36 +479,14 @@ def comment_sections(blocks: list[Block]) -> list[bool]:
     return inside
 
 
-def _values(blocks: list[Block], max_ratio: float, window: list[bool] | None, comments: list[bool]) -> list[float]:
-    """Per block: its prose_value inside the window and outside comment sections, else 0; and 0 inside a site-chrome
-    landmark too, unless that leaves no prose. One pass with prose_value's test written out (it was three list
-    passes and a call per block: ~0.1 ms per page on the dev sets; issue 16 round 8, 2026-11-24;
-    tests/core/extraction/test_fast_features.py compares)."""
-    values = [0.0] * len(blocks)
-    prose: list[int] = []
-    for index, block in enumerate(blocks):
-        chars = block.chars
-        if not chars or comments[index] or (window is not None and not window[index]):
-            continue
-        links = block.link_chars
-        if links and chars - links < MIN_LINKED_OWN_CHARS:
-            continue
-        if 0.0 < block.punctuation / chars <= max_ratio:
-            values[index] = float(chars - links)
-            prose.append(index)
-    outside = [index for index in prose if values[index] and not in_site_chrome(blocks, index)]
-    if not outside:  # no prose outside the landmarks: they keep theirs
-        return values
-    outside_chrome = [0.0] * len(blocks)
-    for index in outside:
-        outside_chrome[index] = values[index]
-    return outside_chrome
-
-
 def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
             tuned: dict[str, float], comments: list[bool] | None = None) -> RegionChoice:
+    values = [prose_value(b, max_ratio) if window is None or window[i] else 0.0 for i, b in enumerate(blocks)]
     comments = comment_sections(blocks) if comments is None else comments
-    values = _values(blocks, max_ratio, window, comments)
+    values = [0.0 if comments[i] else value for i, value in enumerate(values)]
+    outside_chrome = [0.0 if value and in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
+    if any(outside_chrome):
+        values = outside_chrome
     scores = candidate_scores(blocks, values)
     top = max(range(len(blocks)), key=scores.__getitem__)
     if scores[top] <= 0:

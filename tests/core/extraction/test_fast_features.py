@@ -309,24 +309,3 @@ def test_additions_without_the_copies_rows_match_scoring_every_open_block():
             compared += 1
             added += len(expected)
     assert compared > 300 and added > 100
-
-
-def _old_values(blocks, max_ratio, window, comments) -> list[float]:
-    """default._region's values as three list passes with a prose_value call per block (before round 8)."""
-    values = [default.prose_value(b, max_ratio) if window is None or window[i] else 0.0 for i, b in enumerate(blocks)]
-    values = [0.0 if comments[i] else value for i, value in enumerate(values)]
-    outside_chrome = [0.0 if value and default.in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
-    return outside_chrome if any(outside_chrome) else values
-
-
-def test_region_values_in_one_pass_match_the_list_passes():
-    compared = 0
-    for blocks, _kept, _roots, headline, _indices, comments in _cases():
-        comments = comment_sections(blocks) if comments is None else comments
-        for window in (None, item_window(blocks, headline) if headline is not None else None):
-            for max_ratio in (0.3, 0.05, 1.0):
-                new, old = default._values(blocks, max_ratio, window, comments), _old_values(blocks, max_ratio, window,
-                                                                                             comments)
-                assert new == old and [type(v) for v in new] == [type(v) for v in old]
-                compared += 1
-    assert compared > 1000
