@@ -41,17 +41,6 @@ BOLD_TAGS = frozenset({"b", "strong"})
 PUNCTUATION = frozenset("。，！？；：、“”‘’「」『』《》（）【】…—,.!?;:\"'()[]،؛؟۔।॥｡､．：")
 _PUNCT_CLASS = "[" + re.escape("".join(sorted(PUNCTUATION))) + "]"
 PUNCT_RE = re.compile(_PUNCT_CLASS)
-_ASCII_PUNCTUATION = "".join(sorted(char for char in PUNCTUATION if char.isascii())).encode("ascii")
-
-
-def punctuation_count(text: str) -> int:
-    """`len(PUNCT_RE.findall(text))`; for an ASCII text (4 of 5 block texts on the dev sets, none of the other marks
-    possible) the bytes left out by deleting the ASCII marks, in C: 460 -> 290 ns a text (issue 16 round 8,
-    2026-11-24; tests/core/extraction/test_fast_parse.py compares)."""
-    if text.isascii():
-        data = text.encode("ascii")
-        return len(data) - len(data.translate(None, _ASCII_PUNCTUATION))
-    return len(PUNCT_RE.findall(text))
 _SPACES = re.compile(r"[ \t\r\f\v\u3000\u200b\ufeff]+")
 
 
@@ -522,7 +511,7 @@ def _finish(block: Block) -> None:
         chars = len(text) - text.count(" ")
     block.text, block.chars = text, chars
     if chars:
-        block.punctuation = punctuation_count(text)
+        block.punctuation = len(PUNCT_RE.findall(text))
         if block.link_chars > chars:
             block.link_chars = chars
     else:

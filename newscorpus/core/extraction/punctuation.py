@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newscorpus.core.extraction.normalise import Block, punctuation_count
+from newscorpus.core.extraction.normalise import PUNCT_RE, Block
 
 # Paper 000 found that every page's body is extracted for p <= 0.3 (10 sites, 2000 pages, p swept
 # 0.01..0.9). Re-calibrated on the dev data by `newscorpus train extraction` (see model.json
@@ -15,7 +15,7 @@ def punctuation_ratio(line: str) -> float:
     chars = len(line) - line.count(" ")
     if chars <= 0:
         return 0.0
-    return punctuation_count(line) / chars
+    return len(PUNCT_RE.findall(line)) / chars
 
 
 def is_body_line(line: str, max_ratio: float = PAPER_MAX_RATIO, link_ratio: float = 0.0) -> bool:

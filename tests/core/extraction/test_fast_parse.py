@@ -194,13 +194,3 @@ def test_token_flags_without_a_hint_word_match_the_full_test():
     for token in tokens:
         normalise._token_flags.clear()
         assert normalise._token_flag(token) == _token_flag_before(token), token
-
-
-def test_punctuation_count_matches_the_regex_count():
-    rng = random.Random(12)
-    alphabet = "abc XYZ 123\n\t" + "".join(sorted(normalise.PUNCTUATION)) + "\xa0\u00e9#$%&*+-/<=>@\\^_`{|}~"
-    texts = ["", "Hello, world.", "新闻，内容。", "plain words", "(a) [b] \"c\" 'd'", "\x7f\x00"]
-    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 200))) for _ in range(3000)]
-    texts += ["".join(rng.choice(alphabet[:60]) for _ in range(rng.randint(0, 200))) for _ in range(1000)]  # ASCII
-    for text in texts:
-        assert normalise.punctuation_count(text) == len(normalise.PUNCT_RE.findall(text)), repr(text)
