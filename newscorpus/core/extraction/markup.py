@@ -59,7 +59,8 @@ class PageMarkup:
     dialogs: list[etree._Element] = field(default_factory=list)
     article_marked: bool = False
     # ... and the elements normalise.clean_tree looks at, in document order: <input> (e-mail fields), <button>, and
-    # the NESTING_DROPS elements (three tag-filtered walks of the whole tree fewer; issue 16 round 8, 2026-11-24).
+    # the NESTING_DROPS elements (three tag-filtered walks of the whole tree fewer: A/B against them on the 1,071 dev
+    # pages 0.986-0.991 CPU, 3 runs; issue 16 round 8, 2026-11-24).
     inputs: list[etree._Element] = field(default_factory=list)
     buttons: list[etree._Element] = field(default_factory=list)
     nesting: list[etree._Element] = field(default_factory=list)
