@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import re
 
+from newscorpus.core import text as text_module
 from newscorpus.core.text import (
     ARABIC,
     CYRILLIC,
@@ -65,3 +67,16 @@ def test_language_of_texts_reads_only_the_texts_that_fill_the_sample():
     assert language_of_texts([long_english] + [chinese] * 100) == "en"
     assert detect_language("\n".join([chinese] * 100)) == "zh"
 
+
+def test_latin_words_from_the_ascii_bytes_equal_the_regex_words():
+    rng = random.Random(8)
+    alphabet = "abcXYZ the of and  \n\t.,;'\u2019\u201c\u2014\xa0\u00e9\u00c0\u024f\u0250\u4e00\U0001f600\x1c\x85\udcff"
+    texts = ["The cat sat on the mat \u2014 \u201cquoted\u201d\xa0text.", "caf\u00e9 au lait", "\x1cfile\x1dsep",
+             "lone \udcff surrogate", ""]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 300))) for _ in range(3000)]
+    for text in texts:
+        words, spellings = text_module._latin_words(text)
+        regex_words = text_module._LATIN_WORD.findall(text)
+        assert [w.decode() if isinstance(w, bytes) else w for w in words] == regex_words, repr(text)
+        assert sum(map(spellings.__contains__, words)) == sum(map(text_module._STOPWORD_SPELLINGS.__contains__,
+                                                                   regex_words)), repr(text)

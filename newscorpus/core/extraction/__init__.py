@@ -195,7 +195,7 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
     head = head_metadata(root, url, html_text=text, markup=markup)
     # parse_html gives the document element, so the walk from `root` sees the whole page: its dialogs and article mark
     marked = markup.article_marked
-    clean_tree(root, markup.dialogs)
+    clean_tree(root, markup)
     blocks = build_blocks(root)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)

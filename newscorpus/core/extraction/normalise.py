@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from newscorpus.core.extraction.markup import DIALOG_ROLES
+from newscorpus.core.extraction.markup import DIALOG_ROLES, NESTING_DROPS, PageMarkup
 from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
 from newscorpus.core.word_patterns import grouped_by_first_letter
 
@@ -113,8 +113,11 @@ def email_fields(root: etree._Element) -> list[etree._Element]:
     'email']" finds from the document element; tests/core/extraction/test_fast_walks.py compares them), in document
     order: libxml2's tag-filtered walk instead of the XPath engine's (~0.1 ms less per page on the dev sets; issue 16,
     2026-11-24)."""
-    return [field for field in document_element(root).iter("input")
-            if (field.get("type") or "").translate(_EMAIL_CASE) == "email"]
+    return [field for field in document_element(root).iter("input") if _is_email_field(field)]
+
+
+def _is_email_field(field: etree._Element) -> bool:
+    return (field.get("type") or "").translate(_EMAIL_CASE) == "email"
 
 
 # A <button> holds a label; one that holds paragraphs, headings or sections, or this much text, wraps page
@@ -129,7 +132,7 @@ BUTTON_MAX_CHARS = 1000
 # text-count test: a <select> of 200 countries holds 2,000 characters of options.
 # Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
 # which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
-_NESTING_DROPS = ("select", "option", "object", "applet", "map", "video", "audio", "canvas", "picture", "embed")
+_NESTING_DROPS = NESTING_DROPS  # defined in markup.py, whose walk collects them for clean_tree
 _CONTENT_TAGS = ("p", "main", "article", "section", "h1", "h2", "h3")
 
 
@@ -265,21 +268,25 @@ def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHA
     return box
 
 
-def clean_tree(root: etree._Element, found_dialogs: list[etree._Element] | None = None) -> None:
+def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser): scripts, media and
     form controls, dialogs, and e-mail sign-up boxes.
 
-    `found_dialogs`: the document's dialogs as `read_markup` found them before cleaning (PageMarkup.dialogs), which
-    saves a walk; those the drops below detach are skipped, as `dialogs(root)` after the drops would not see them
+    `markup`: `read_markup(root)` (read before cleaning, `root` the document element, the tree unchanged since),
+    whose walk found the elements asked for here (its inputs, buttons, NESTING_DROPS and dialogs), which saves four
+    walks; the dialogs the drops below detach are skipped, as `dialogs(root)` after the drops would not see them
     (a dropped element has no parent; one inside a dropped element is removed from the detached copy only)."""
-    field_parents = [field.getparent() for field in email_fields(root)]
-    for button in [b for b in root.iter("button") if holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
+    fields = email_fields(root) if markup is None else [field for field in markup.inputs if _is_email_field(field)]
+    field_parents = [field.getparent() for field in fields]
+    buttons = root.iter("button") if markup is None else markup.buttons
+    for button in [b for b in buttons if holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
         button.tag = "div"
-    for element in [e for e in root.iter(*_NESTING_DROPS) if holds_content(e)]:
+    nesting = root.iter(*_NESTING_DROPS) if markup is None else markup.nesting
+    for element in [e for e in nesting if holds_content(e)]:
         element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
-    found = dialogs(root) if found_dialogs is None else found_dialogs
+    found = dialogs(root) if markup is None else markup.dialogs
     for element in found + [box for box in boxes if box is not None]:
         if element.getparent() is not None:
             remove_keeping_tail(element)
@@ -332,8 +339,14 @@ def names_comment(names: str) -> bool:
 _NEGATIVE, _POSITIVE, _COMMENT = 1, 2, 4
 _MARKS_SIZE = 20_000
 _token_flags: dict[str, int] = {}
-# (own hint, names a comment section) per class+id string, shared across pages (sites repeat their class strings).
-_marks: dict[str, tuple[int, bool]] = {}
+# The flags of one attribute value (a class string, an id), shared across pages (sites repeat their class strings).
+# Kept per attribute rather than per class+id string: the flags of "class id" are those of the class's tokens and the
+# id's, and ids are mostly unique ("post-4711"), so a per-class+id cache missed whenever the id was new even when
+# its class was known (10,409 of its 51,034 misses on every second dev page; A/B against the per-class+id cache on the
+# 1,071 dev pages 0.990 and 0.997 CPU; issue 16 round 8, 2026-11-24).
+_value_flags: dict[str, int] = {}
+# _hint_of for flags & (_NEGATIVE | _POSITIVE): none, negative, positive, both.
+_HINTS = (0, -1, 1, 0)
 
 
 # The comment-section tokens that hold no hint word (every other alternative of COMMENT_TOKEN holds "comment",
@@ -366,12 +379,12 @@ def _names_flags(names: str) -> int:
     return flags
 
 
-def _names_marks(names: str) -> tuple[int, bool]:
-    if len(_marks) >= _MARKS_SIZE:
-        _marks.clear()
-    flags = _names_flags(names)
-    marks = _marks[names] = (_hint_of(flags), bool(flags & _COMMENT))
-    return marks
+def _value_flag(value: str) -> int:
+    """_names_flags of one attribute value, cached in _value_flags."""
+    if len(_value_flags) >= _MARKS_SIZE:
+        _value_flags.clear()
+    flags = _value_flags[value] = _names_flags(value)
+    return flags
 
 
 def build_blocks(root: etree._Element) -> list[Block]:
@@ -391,6 +404,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
     parts = current.parts
     if root.text:
         parts.append(root.text)
+    value_flags = _value_flags
     walk = etree.iterwalk(root, events=("start", "end"))
     next(walk)  # the root's own start (its text is read above)
     # One pass over start/end events; `current` and its `parts` change only when a block opens or closes
@@ -403,12 +417,22 @@ def build_blocks(root: etree._Element) -> list[Block]:
                     chrome_depth += 1
                 hint, comment = current.hint, current.comment
                 if tag != "body":  # <body>'s class names the page's layout: no hint, no comment section
-                    names = (element.get("class") or "") + " " + (element.get("id") or "")
-                    if names != " ":
-                        marks = _marks.get(names) or _names_marks(names)
+                    # the flags of "class id" (as _names_flags reads the joined string): those of each value
+                    flags = 0
+                    value = element.get("class")
+                    if value:
+                        flags = value_flags.get(value)
+                        if flags is None:
+                            flags = _value_flag(value)
+                    value = element.get("id")
+                    if value:
+                        flag = value_flags.get(value)
+                        flags |= _value_flag(value) if flag is None else flag
+                    if flags:
                         if hint >= 0:
-                            hint = marks[0] or hint
-                        comment = comment or marks[1]
+                            hint = _HINTS[flags & 3] or hint
+                        if flags & _COMMENT:
+                            comment = True
                 # every field up to `comment` given in order (no keyword or default-factory handling per block)
                 block = Block(element, tag, current_index, current.depth + 1, [], 0, 0, 0, 0, chrome_depth > 0, hint,
                               comment)

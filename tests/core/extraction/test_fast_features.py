@@ -4,6 +4,7 @@ lower-cased) and answers as the code it replaced, kept here, on random pages (fi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import re
@@ -252,3 +253,59 @@ def _old_make(block: Block) -> tuple[str, str]:
     return block.tag, classes[0] if classes else ""
 
 
+
+
+def _old_gap(kept_positions: list[int], link_prefix: list[int], position: int) -> tuple[float, float]:
+    """block_classifier._gap as round 6 wrote it (a list of spans, min by length)."""
+    from bisect import bisect_left
+
+    at = bisect_left(kept_positions, position)
+    if at < len(kept_positions) and kept_positions[at] == position:
+        return 0.0, 0.0
+    spans = []
+    if at:
+        spans.append((kept_positions[at - 1] + 1, position))
+    if at < len(kept_positions):
+        spans.append((position + 1, kept_positions[at]))
+    if not spans:
+        return -1.0, -1.0
+    low, high = min(spans, key=lambda span: span[1] - span[0])
+    return math.log1p(high - low), math.log1p(link_prefix[high] - link_prefix[low])
+
+
+def test_gap_matches_the_span_list_form():
+    rng = random.Random(9)
+    for _ in range(3000):
+        size = rng.randint(1, 30)
+        kept_positions = sorted(rng.sample(range(size), rng.randint(0, size)))
+        link_prefix = [0, *accumulate(rng.randint(0, 1) for _ in range(size))]
+        for position in range(size):
+            assert bc._gap(kept_positions, link_prefix, position) == _old_gap(kept_positions, link_prefix, position)
+
+
+def _old_additions(model, blocks, kept, roots, headline, language, window, comments) -> list[int]:
+    """block_classifier.additions as round 6 wrote it: every open block scored, copies of kept text dropped after."""
+    indices = bc.candidates(blocks)
+    positions = bc.open_positions(blocks, indices, kept, comments, headline)
+    if not positions:
+        return []
+    rows = bc.block_features(blocks, kept, roots, headline, language, indices, window, comments, positions)
+    scores = bc.tree_scores(model, rows)
+    kept_texts = {blocks[index].text for index in kept}
+    return [indices[position] for position, score in zip(positions, scores, strict=True)
+            if score > model.threshold and blocks[indices[position]].text not in kept_texts]
+
+
+def test_additions_without_the_copies_rows_match_scoring_every_open_block():
+    model = bc.load_model()
+    assert model is not None
+    compared = added = 0
+    for blocks, kept, roots, headline, _indices, comments in _cases():
+        window = item_window(blocks, headline) if headline is not None else None
+        for threshold in (model.threshold, -3.0):  # a low threshold as well, so that many blocks are added
+            scored = dataclasses.replace(model, threshold=threshold)
+            expected = _old_additions(scored, blocks, kept, roots, headline, "en", window, comments)
+            assert bc.additions(scored, blocks, kept, roots, headline, "en", window, comments) == expected
+            compared += 1
+            added += len(expected)
+    assert compared > 300 and added > 100

@@ -60,7 +60,7 @@ def test_hints_per_token_match_the_whole_string_scan():
     for first in SAMPLES:
         for second in SAMPLES[:12]:
             names = f"{first} {second}"
-            normalise._marks.clear()
+            normalise._value_flags.clear()
             normalise._token_flags.clear()
             assert normalise._own_hint(names) == _hint_by_groups(names), names
             comment = any(map(normalise.COMMENT_TOKEN.match, names.split()))

@@ -14,8 +14,6 @@ from newscorpus.core.extraction.normalise import (
     CHROME_TAGS,
     PUNCT_RE,
     Block,
-    _marks,
-    _names_marks,
     _squash_spaces,
     build_blocks,
     clean_tree,
@@ -68,7 +66,7 @@ def _stack_walk_blocks(root):
                     if names == " ":
                         block.hint, block.comment = inherited, comments[-1]
                     else:
-                        marks = _marks.get(names) or _names_marks(names)
+                        marks = (normalise._own_hint(names), normalise.names_comment(names))
                         block.hint = inherited if inherited < 0 else marks[0] or inherited
                         block.comment = comments[-1] or marks[1]
                 blocks.append(block)
@@ -215,7 +213,7 @@ def test_markup_walk_finds_the_dialogs_and_article_mark_of_the_separate_walks():
         assert read.article_marked == article_marked(root), page
         expected = parse_html(page)
         clean_tree(expected)
-        clean_tree(root, read.dialogs)
+        clean_tree(root, read)
         assert etree.tostring(root) == etree.tostring(expected), page
 
 
@@ -224,7 +222,7 @@ def test_found_dialogs_inside_dropped_elements_change_nothing():
             "</noscript><p role='dialog'>gone</p>kept</div></body></html>")
     root, expected = parse_html(page), parse_html(page)
     clean_tree(expected)
-    clean_tree(root, markup.read_markup(root).dialogs)
+    clean_tree(root, markup.read_markup(root))
     assert etree.tostring(root) == etree.tostring(expected) == b"<html><body><div>atailkept</div></body></html>"
 
 
