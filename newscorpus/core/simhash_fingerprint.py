@@ -64,7 +64,7 @@ def top_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int]]:
 
 
 def _ranked_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int], np.ndarray]:
-    """`top_features`, and the hash pairs of those features (`_crc_pairs`): the CJK bigrams' from their keys
+    """`top_features`, and the CRC pairs of those features' texts: the CJK bigrams' from their keys
     (`bigram_crc_pairs`), the words' from the word memo the shingle sketch has just asked for the same words."""
     if lang == "zh":
         keys, key_counts = _top_cjk_bigrams(body.cjk_codes)
@@ -141,22 +141,12 @@ def bigram_crc_pairs(keys: np.ndarray) -> np.ndarray:
     return crcs[0].astype(np.uint64) << np.uint64(32) | crcs[1].astype(np.uint64)
 
 
-def _crc_pairs(features: list[Feature]) -> np.ndarray:
-    """CRC-32 (seed 0) << 32 | CRC-32 (seed 1) of each feature's text (`_feature_text`)."""
-    bigram = np.array([not isinstance(feature, str) for feature in features], dtype=bool)
-    if not bigram.any():
-        return WORD_CRCS.pairs(features)
-    pairs = np.empty(len(features), dtype=np.uint64)
-    pairs[bigram] = bigram_crc_pairs(np.array([f for f in features if not isinstance(f, str)], dtype=np.int64))
-    pairs[~bigram] = WORD_CRCS.pairs([f for f in features if isinstance(f, str)])
-    return pairs
-
-
-def feature_hashes(features: list[Feature]) -> np.ndarray:
-    """Stable 64-bit hashes of features: two CRC-32s (seeds 0 and 1) of the feature's text through the splitmix64
-    finaliser. The simhash package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs
-    ~0.03 ms with the CRCs remembered, and is the same in every process (unlike Python's `hash`)."""
-    return _mixed(_crc_pairs(features))
+def feature_hashes(features: list[str]) -> np.ndarray:
+    """Stable 64-bit hashes of feature texts: two CRC-32s (seeds 0 and 1) of the text through the splitmix64
+    finaliser (`body_fingerprint` takes a CJK bigram's CRCs from `bigram_crc_pairs`: the same). The simhash
+    package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs ~0.03 ms with the CRCs
+    remembered, and is the same in every process (unlike Python's `hash`)."""
+    return _mixed(WORD_CRCS.pairs(features))
 
 
 def _mixed(mixed: np.ndarray) -> np.ndarray:

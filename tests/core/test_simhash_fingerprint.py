@@ -23,7 +23,6 @@ from newscorpus.core.simhash_fingerprint import (
     block_bounds,
     block_keys,
     body_fingerprint,
-    feature_hashes,
     fingerprint,
     hamming_distance,
     pigeonhole_keys,
@@ -230,7 +229,3 @@ def test_bigram_crcs_from_the_characters_crcs_are_the_crcs_of_the_bigram_text():
     assert all(len(text) == 2 and len(text.encode()) == 6 for text in texts)
     assert bigram_crc_pairs(np.array(keys, dtype=np.uint32)).tolist() == [_text_crc_pair(text) for text in texts]
     assert bigram_crc_pairs(np.zeros(0, dtype=np.uint32)).tolist() == []
-    # bigram keys and words mixed, in any order: each hashed as its text
-    mixed = [keys[7], "library", keys[0], "大桥", keys[-1]]
-    assert feature_hashes(mixed).tolist() == feature_hashes([_feature_text(f) if isinstance(f, int) else f
-                                                             for f in mixed]).tolist()
