@@ -231,7 +231,8 @@ def main() -> None:
     if ratios:
         print()
     for variant, per_round in ratios.items():
-        label = "all stages" if variant.removeprefix(BASE) == ALL else variant
+        name = variant.removeprefix(BASE)
+        label = "all stages" if name == ALL else name
         base = "base: " if variant.startswith(BASE) else ""
         print(f"{base}{label} / plain spider, pages/s: median {statistics.median(per_round):.2f} "
               f"(per round: {', '.join(f'{r:.2f}' for r in per_round)})")
