@@ -4,12 +4,11 @@ pages written to hold the odd cases (a <base>, whitespace, a bad IPv6 host, deni
 
 from __future__ import annotations
 
-import urllib.request
-
 import pytest
 from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 
+from benchmarks.page_links_cpu import demo_pages
 from newscorpus.crawl import page_links
 from newscorpus.crawl.page_links import PageLinks
 from newscorpus.demo.server import DemoSite
@@ -17,27 +16,6 @@ from newscorpus.demo.server import DemoSite
 
 def scrapy_urls(response: HtmlResponse, deny: list[str]) -> list[str]:
     return [link.url for link in LinkExtractor(deny=deny, unique=True).extract_links(response.replace())]
-
-
-def demo_pages(site: DemoSite, limit: int = 200) -> list[HtmlResponse]:
-    """The demo site's HTML pages, breadth first from its home page."""
-    queue, seen, pages = [f"{site.base_url}/"], set(), []
-    while queue and len(pages) < limit:
-        url = queue.pop(0)
-        if url in seen:
-            continue
-        seen.add(url)
-        try:
-            with urllib.request.urlopen(url, timeout=10) as answer:
-                body, content_type = answer.read(), answer.headers.get("Content-Type", "")
-        except OSError:  # the demo's 404 and 500 pages
-            continue
-        if "html" not in content_type:
-            continue
-        page = HtmlResponse(url, body=body, headers={"Content-Type": content_type})
-        pages.append(page)
-        queue += [url for url in scrapy_urls(page, []) if url.startswith(site.base_url)]
-    return pages
 
 
 def test_every_demo_page_gives_scrapys_links():
