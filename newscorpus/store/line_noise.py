@@ -37,8 +37,8 @@ CLEAN_BATCH_ROWS = 200      # articles updated per transaction by a re-clean
 STAGE_SESSION = "SET synchronous_commit = off"
 # At most this many articles counted in one transaction (the stage's group batches; issue 18). The batch holds the
 # site's statistics row locked until it commits, so another crawl of the site waits at most one batch; 64 is the
-# near-duplicate stage's batch (NearDuplicateConfig.batch_size). The 300-article demo crawl's batches were 1-40
-# articles (benchmarks/crawl_rate.py, 2026-11-24): the cap is seldom reached.
+# near-duplicate stage's batch (NearDuplicateConfig.batch_size). Three 300-article demo crawls (2026-11-24, loaded
+# 2-core machine) counted their 301 articles in 15-18 transactions of at most 32-56: the cap is seldom reached.
 COUNT_BATCH_MAX = 64
 
 
@@ -95,6 +95,7 @@ class LineNoiseStore:
         self.config = config
         self.database = AsyncHeldConnection(dsn, session=STAGE_SESSION)
         self.batches = 0  # transactions that counted articles (the stage reports them)
+        self.largest_batch = 0
         self._waiting: list[_Waiting] = []
         self._counter: asyncio.Task | None = None
 
@@ -155,6 +156,7 @@ class LineNoiseStore:
         what = f"counting the lines of {first}" if len(group) == 1 else f"counting the lines of {len(group)} articles"
         rows = await self.database.run(count, what)
         self.batches += 1
+        self.largest_batch = max(self.largest_batch, len(group))
         return rows
 
     @property
