@@ -48,6 +48,28 @@ def prepare_database(dsn: str | None, data_dir: str | None) -> tuple[str, list[s
     return resolved, migrate_database(resolved)
 
 
+_started: dict[tuple[str | None, str | None], Future] = {}  # started by the crawl command, not yet taken
+
+
+def prepare_in_background(dsn: str | None, data_dir: str | None, keep: bool = True) -> Future:
+    """:func:`prepare_database` in a thread of its own, started now; its result or error in the future returned
+    (and, with `keep`, handed to the first CrawlDatabase of these settings). The thread is not a daemon: a
+    migration under way is finished, not cut off, when the process exits."""
+    future: Future = Future()
+    if keep:
+        _started[(dsn, data_dir)] = future
+
+    def run() -> None:
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(prepare_database(dsn, data_dir))
+            except BaseException as error:  # handed to CrawlDatabase.open, which logs it and fails the stage
+                future.set_exception(error)
+
+    threading.Thread(target=run, name="newscorpus-database-prepare").start()
+    return future
+
+
 class CrawlDatabase:
     """Owns the crawl's connection: the storage stage calls :meth:`record`, dropped pages are recorded on the
     item_dropped signal; pages and articles are written in batches."""
@@ -95,21 +117,11 @@ class CrawlDatabase:
         return database
 
     def prepare(self) -> Future:
-        """Start resolving and migrating the database in a thread of its own (once); :meth:`open` waits for it and
-        raises its error. The thread is not a daemon: a migration under way is finished, not cut off, when the
-        process exits."""
+        """Resolve and migrate the database in a thread (once; the one `scrapy crawl site` started for the same
+        settings, if any: prepare_in_background); :meth:`open` waits for it and raises its error."""
         if self._prepared is None:
-            future: Future = Future()
-            self._prepared = future
-
-            def run() -> None:
-                if future.set_running_or_notify_cancel():
-                    try:
-                        future.set_result(prepare_database(self.configured_dsn, self.data_dir))
-                    except BaseException as error:  # handed to open(), which logs it and fails the stage
-                        future.set_exception(error)
-
-            threading.Thread(target=run, name="newscorpus-database-prepare").start()
+            self._prepared = (_started.pop((self.configured_dsn, self.data_dir), None)
+                              or prepare_in_background(self.configured_dsn, self.data_dir, keep=False))
         return self._prepared
 
     async def open(self, site: str) -> None:

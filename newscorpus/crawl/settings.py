@@ -73,8 +73,10 @@ EXTENSIONS = {
 # out of Scrapy's own list so that they are not even imported: their modules load aiohttp's web server and Twisted's
 # conch, ~0.07-0.11 s of every crawl's start-up (python -X importtime, 2026-11-24, issue 18). Setting them to None in
 # EXTENSIONS would not do: Scrapy imports every key of EXTENSIONS to merge it with EXTENSIONS_BASE.
-_NEVER_LOADED_EXTENSIONS = {"scrapy.extensions.telnet.TelnetConsole", "scrapy.extensions.remote_control.RemoteControl"}
-EXTENSIONS_BASE = {name: order for name, order in _SCRAPY_EXTENSIONS_BASE.items() if name not in _NEVER_LOADED_EXTENSIONS}
+_NEVER_LOADED_EXTENSIONS = {"scrapy.extensions.telnet.TelnetConsole",
+                            "scrapy.extensions.remote_control.RemoteControl"}
+EXTENSIONS_BASE = {name: order for name, order in _SCRAPY_EXTENSIONS_BASE.items()
+                   if name not in _NEVER_LOADED_EXTENSIONS}
 # Stage settings: NEWSCORPUS_<STAGE>_ENABLED (on) and NEWSCORPUS_<STAGE>_<FIELD> for each field of the stage's config
 # dataclass, whose defaults and their sources are written there only (newscorpus/crawl/stage_settings.py):
 #   EXTRACTION      newscorpus.core.extraction.config.ExtractionConfig   per-page time cap, worker pool
