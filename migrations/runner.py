@@ -63,8 +63,9 @@ def applying(migration: Migration) -> sql.Composed:
     """The migration and its row in schema_migrations as one query of several statements, which Postgres runs as
     one transaction (an autocommit connection adds no BEGIN): one round trip instead of four (BEGIN, the migration,
     the row, COMMIT). A crawl migrates in a thread while its main thread imports and builds the stages, and each
-    round trip waits for the GIL again: 13 migrations took 0.19-0.31 s alone, 0.40-0.42 s beside a busy thread
-    (2026-11-24, issue 18). The newline ends a last line that is a comment."""
+    round trip waits for the GIL again: 13 migrations on a fresh schema, 8 pairs alternating with the four-trip
+    code, medians 305 -> 255 ms alone and 610 -> 473 ms beside a busy thread (2026-11-24, BENCHMARKS.md issue 18
+    round 6). The newline ends a last line that is a comment."""
     return sql.Composed([
         sql.SQL(migration.sql),
         sql.SQL("\n;\nINSERT INTO schema_migrations (version, name) VALUES ({}, {})").format(
