@@ -2,6 +2,7 @@
 spider with its stages switched on one by one, interleaved on one demo server.
 
     python -m benchmarks.crawl_rate --articles 300 --rounds 3 [--dsn DSN] [--variants plain,all]
+    python -m benchmarks.crawl_rate --variants plain,+near_duplicate --base-tree /tmp/base  # old vs new, A/B
 
 Per variant: pages/s (responses / wall seconds of the crawl process, start-up included; median over rounds),
 the crawl process tree's CPU ms per page (user + system, start-up included; Postgres's own CPU is not in it),
@@ -9,6 +10,10 @@ and the tree's peak RSS (the sum over the crawl process and its children, sample
 the peak of the tree's summed PSS, which counts a page shared by the crawl process and a child once). Each round runs
 every variant once, forward then backward in turn, so a load that drifts weighs on all alike; the ratio of the
 full crawl to the plain spider is taken per round, then its median. Each crawl stores into a throwaway schema.
+
+With --base-tree, every variant but plain also runs as "base:VARIANT" with the code of that checkout (another
+worktree of the project: run from its folder, on its own import path), in the same rounds, on the same server: old
+and new code alternate within minutes, and each is taken as a ratio to the plain spider of its round.
 
 Politeness is switched off (no AutoThrottle, no delay) because the server is ours and local: the figures are the
 pipeline's own ceiling, not a rate to use against a real site.
@@ -79,13 +84,13 @@ def proportional_set_size(pid: int) -> int:
     return 0
 
 
-def run_measured(command: list[str], env: dict, pss: bool = False
+def run_measured(command: list[str], env: dict, pss: bool = False, cwd: Path = PROJECT_ROOT
                  ) -> tuple[subprocess.CompletedProcess, float, float, int, int | None]:
-    """Runs `command`; wall seconds, CPU seconds of its process tree, peak RSS of the tree (sampled), and peak PSS
-    of the tree when `pss` (sampled; None otherwise)."""
+    """Runs `command` in `cwd`; wall seconds, CPU seconds of its process tree, peak RSS of the tree (sampled), and
+    peak PSS of the tree when `pss` (sampled; None otherwise)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=out, stderr=err)
+        child = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=err)
         peak = 0
         peak_pss = 0 if pss else None
         done = threading.Event()
@@ -128,28 +133,36 @@ def run_measured(command: list[str], env: dict, pss: bool = False
     return result, seconds, cpu, peak, peak_pss
 
 
+BASE = "base:"  # prefix of a variant run with the code of --base-tree
+
+
 def crawl_command(variant: str, site: DemoSite, config_path: Path, overrides: dict) -> list[str]:
-    stages = VARIANTS[variant]
+    stages = VARIANTS[variant.removeprefix(BASE)]
     if stages is None:
         return [sys.executable, "-m", "benchmarks.plain_spider", f"{site.base_url}/"]
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config_path}"]
     pipelines = dict(STAGES[stage] for stage in stages)
-    settings = {**SETTINGS, "ITEM_PIPELINES": json.dumps(pipelines), **VARIANT_SETTINGS.get(variant, {}), **overrides}
+    settings = {**SETTINGS, "ITEM_PIPELINES": json.dumps(pipelines),
+                **VARIANT_SETTINGS.get(variant.removeprefix(BASE), {}), **overrides}
     for name, value in settings.items():
         command += ["-s", f"{name}={value}"]
     return command
 
 
 def crawl_once(variant: str, site: DemoSite, server_dsn: str, config_path: Path, overrides: dict,
-               pss: bool = False) -> Run:
+               pss: bool = False, base_tree: Path | None = None) -> Run:
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     try:
         site.requests.clear()
         env = {**os.environ, "NEWSCORPUS_DB_DSN": make_conninfo(server_dsn, options=f"-csearch_path={schema}")}
+        cwd = PROJECT_ROOT
+        if variant.startswith(BASE):
+            cwd = base_tree
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(base_tree), os.environ.get("PYTHONPATH")]))
         result, seconds, cpu, peak, peak_pss = run_measured(crawl_command(variant, site, config_path, overrides),
-                                                            env, pss)
+                                                            env, pss, cwd)
     finally:
         with psycopg.connect(server_dsn, autocommit=True) as admin:
             admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
@@ -171,31 +184,39 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="extra Scrapy setting of the site spider, e.g. --set NEWSCORPUS_EXTRACTION_WORKERS=2")
     parser.add_argument("--pss", action="store_true", help="also sample the tree's PSS (/proc/PID/smaps_rollup)")
+    parser.add_argument("--base-tree", type=Path, help="another checkout of the project (e.g. a worktree of main): "
+                        "each variant but plain also runs as base:VARIANT with its code, in the same rounds")
     args = parser.parse_args()
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     unknown = [name for name in variants if name not in VARIANTS]
+    if args.base_tree is not None:
+        variants = [name for variant in variants
+                    for name in ([variant] if variant == "plain" else [BASE + variant, variant])]
     if unknown:
         print(f"unknown variant(s) {unknown}; choose from {list(VARIANTS)}", file=sys.stderr)
         sys.exit(2)
     overrides = dict(item.split("=", 1) for item in args.set)
     server_dsn = resolve_dsn(args.dsn, None)
     runs: dict[str, list[Run]] = {name: [] for name in variants}
-    ratios = []
+    ratios: dict[str, list[float]] = {}  # variant -> its pages/s over the plain spider's, per round
     with DemoSite(article_count=args.articles) as site, tempfile.TemporaryDirectory() as tmp:
         config_path = Path(tmp) / "demo.toml"
         config_path.write_text(site.site_config_toml(), encoding="utf-8")
         for round_number in range(args.rounds):
             order = variants if round_number % 2 == 0 else variants[::-1]
             for variant in order:
-                run = crawl_once(variant, site, server_dsn, config_path, overrides, args.pss)
+                run = crawl_once(variant, site, server_dsn, config_path, overrides, args.pss, args.base_tree)
                 runs[variant].append(run)
                 pss = "" if run.peak_pss is None else f", peak PSS {run.peak_pss / 2**20:.0f} MB"
-                print(f"round {round_number + 1} {variant:>15}: {run.pages} pages in {run.seconds:.2f}s = "
+                print(f"round {round_number + 1} {variant:>20}: {run.pages} pages in {run.seconds:.2f}s = "
                       f"{run.pages / run.seconds:.1f} pages/s, {1000 * run.cpu_seconds / run.pages:.1f} CPU ms/page, "
                       f"peak RSS {run.peak_rss / 2**20:.0f} MB{pss}", flush=True)
-            if "plain" in variants and ALL in variants:
-                plain, full = runs["plain"][-1], runs[ALL][-1]
-                ratios.append((full.pages / full.seconds) / (plain.pages / plain.seconds))
+            if "plain" in variants:
+                plain = runs["plain"][-1]
+                for variant in variants:
+                    if variant != "plain":
+                        ratios.setdefault(variant, []).append(
+                            (runs[variant][-1].pages / runs[variant][-1].seconds) / (plain.pages / plain.seconds))
     print(f"\n{args.articles} articles, {args.rounds} rounds, settings {overrides or 'default'}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print("| variant | pages | pages/s (median) | crawl CPU ms/page (median) | peak RSS MB (max) |"
@@ -208,8 +229,15 @@ def main() -> None:
               f"{statistics.median(1000 * r.cpu_seconds / r.pages for r in done):.1f} | "
               f"{max(r.peak_rss for r in done) / 2**20:.0f} |{pss}")
     if ratios:
-        print(f"\nall stages / plain spider, pages/s: median {statistics.median(ratios):.2f} "
-              f"(per round: {', '.join(f'{r:.2f}' for r in ratios)})")
+        print()
+    for variant, per_round in ratios.items():
+        name = variant.removeprefix(BASE)
+        label = "all stages" if name == ALL else name
+        base = "base: " if variant.startswith(BASE) else ""
+        print(f"{base}{label} / plain spider, pages/s: median {statistics.median(per_round):.2f} "
+              f"(per round: {', '.join(f'{r:.2f}' for r in per_round)})")
+    rss = {variant: [f"{run.peak_rss / 2**20:.0f}" for run in done] for variant, done in runs.items()}
+    print("peak RSS MB per round: " + "; ".join(f"{variant} {' '.join(values)}" for variant, values in rss.items()))
 
 
 if __name__ == "__main__":

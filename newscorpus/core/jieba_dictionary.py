@@ -5,7 +5,7 @@ jieba keeps the prefix dictionary (~500k entries) in a marshal cache whose load 
 (issue 18: ~4 ms a page over a 300-article crawl); a pickle of it loaded in ~0.25 s and still added ~71 MB to
 a process's peak RSS. The trie loads in ~3 ms and maps ~5 MB of files shared by every process (measured
 2026-11-24, BENCHMARKS.md "jieba's dictionary as a memory-mapped trie"). It is made from jieba's own prefix
-dictionary, once per jieba version and dictionary file, in the user's cache folder (not a shared temporary
+dictionary, once per jieba version and dictionary content, in the user's cache folder (not a shared temporary
 folder: what this user alone writes).
 Any problem with it (unreadable, damaged once rebuilt, marisa_trie missing): jieba's own loading, as before.
 Segmentation is unchanged: the same words and frequencies, jieba's own tokenizer (tests/core/test_jieba_trie.py).
@@ -13,6 +13,7 @@ Segmentation is unchanged: the same words and frequencies, jieba's own tokenizer
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import shutil
@@ -29,11 +30,23 @@ def cache_folder() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "newscorpus"
 
 
+@cache
+def _content_key(path: Path, size: int, mtime_ns: int) -> str:
+    """The file's size and the first 16 hex digits of its SHA-1 (jieba's dict.txt, 5.1 MB: 2.7 ms CPU, once per
+    process; size and mtime are in the arguments so that a file changed while the process runs is hashed again)."""
+    with open(path, "rb") as file:
+        return f"{size}-{hashlib.file_digest(file, 'sha1').hexdigest()[:16]}"
+
+
 def dictionary_cache_file(jieba: ModuleType, suffix: str) -> Path:
-    """A file made from jieba's default dictionary: its name changes with jieba's version and the dictionary."""
+    """A file made from jieba's default dictionary: its name changes with jieba's version and the dictionary's
+    content (size and hash). Not its modification time: every new install (a new venv, a reinstall) would make the
+    same file again in a crawl's first minute (~1.2 s CPU and a 253 MB peak RSS, issue 18). A change of our own
+    format is seen on reading (the trie's header, jieba_trie.load) and the file made again."""
     dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
     stat = dictionary.stat()
-    return cache_folder() / f"jieba-{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}{suffix}"
+    key = _content_key(dictionary, stat.st_size, stat.st_mtime_ns)
+    return cache_folder() / f"jieba-{jieba.__version__}-{key}{suffix}"
 
 
 def _install_trie(jieba: ModuleType) -> bool:

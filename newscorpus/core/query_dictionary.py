@@ -29,7 +29,9 @@ def shards_path() -> Path:
     from newscorpus.core.jieba_dictionary import dictionary_cache_file
     from newscorpus.core.jieba_import import import_jieba
 
-    return dictionary_cache_file(import_jieba(), ".shards")
+    # marshal's format version in the name: the file is named by the dictionary's content, so venvs of other
+    # Pythons share the name (jieba_dictionary.dictionary_cache_file).
+    return dictionary_cache_file(import_jieba(), f"-marshal{marshal.version}.shards")
 
 
 def write_shards(path: Path) -> None:

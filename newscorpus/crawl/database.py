@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+from concurrent.futures import Future
 from datetime import datetime
 
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import deferred_from_coro
 
-from migrations.runner import migrate
+from migrations.runner import migrate_if_needed
 from newscorpus.crawl.outcomes import PageOutcome
 from newscorpus.crawl.stage_settings import stage_config
 from newscorpus.store.connection import DatabaseError, connect, error_line, redact_dsn, resolve_dsn
@@ -34,8 +36,38 @@ DATABASE_UNAVAILABLE = "database_unavailable"  # the finish reason of a crawl st
 
 
 def migrate_database(dsn: str) -> list[str]:
+    """The migrations applied now (none when the schema is at the latest version: one lock-free read of
+    schema_migrations, migrations.runner.migrate_if_needed)."""
     with connect(dsn) as connection:
-        return [f"{m.version:04d}_{m.name}" for m in migrate(connection)]
+        return [f"{m.version:04d}_{m.name}" for m in migrate_if_needed(connection)]
+
+
+def prepare_database(dsn: str | None, data_dir: str | None) -> tuple[str, list[str]]:
+    """The resolved DSN (an embedded server started when none is configured) and the migrations applied now."""
+    resolved = resolve_dsn(dsn, data_dir)
+    return resolved, migrate_database(resolved)
+
+
+_started: dict[tuple[str | None, str | None], Future] = {}  # started by the crawl command, not yet taken
+
+
+def prepare_in_background(dsn: str | None, data_dir: str | None, keep: bool = True) -> Future:
+    """:func:`prepare_database` in a thread of its own, started now; its result or error in the future returned
+    (and, with `keep`, handed to the first CrawlDatabase of these settings). The thread is not a daemon: a
+    migration under way is finished, not cut off, when the process exits."""
+    future: Future = Future()
+    if keep:
+        _started[(dsn, data_dir)] = future
+
+    def run() -> None:
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(prepare_database(dsn, data_dir))
+            except BaseException as error:  # handed to CrawlDatabase.open, which logs it and fails the stage
+                future.set_exception(error)
+
+    threading.Thread(target=run, name="newscorpus-database-prepare").start()
+    return future
 
 
 class CrawlDatabase:
@@ -56,6 +88,7 @@ class CrawlDatabase:
         self.unsaved: set[str] = set()  # URLs of items a database outage kept from being saved
         self.stopping = False
         self._open_lock = asyncio.Lock()
+        self._prepared: Future | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrawlDatabase:
@@ -71,6 +104,9 @@ class CrawlDatabase:
         crawler.signals.connect(extension.item_error, signal=signals.item_error)
         crawler.signals.connect(extension.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
+        # Scrapy builds extensions just before the engine, its middlewares and the stages (~0.4 s, issue 18):
+        # the database is resolved and migrated meanwhile, in a thread, instead of after the spider opens.
+        extension.prepare()
         return extension
 
     @staticmethod
@@ -80,13 +116,20 @@ class CrawlDatabase:
             raise RuntimeError("newscorpus.crawl.database.CrawlDatabase is not in EXTENSIONS")
         return database
 
+    def prepare(self) -> Future:
+        """Resolve and migrate the database in a thread (once; the one `scrapy crawl site` started for the same
+        settings, if any: prepare_in_background); :meth:`open` waits for it and raises its error."""
+        if self._prepared is None:
+            self._prepared = (_started.pop((self.configured_dsn, self.data_dir), None)
+                              or prepare_in_background(self.configured_dsn, self.data_dir, keep=False))
+        return self._prepared
+
     async def open(self, site: str) -> None:
         async with self._open_lock:
             if self.writer is not None:
                 return
             try:
-                dsn = await asyncio.to_thread(resolve_dsn, self.configured_dsn, self.data_dir)
-                applied = await asyncio.to_thread(migrate_database, dsn)
+                dsn, applied = await asyncio.wrap_future(self.prepare())
             except DatabaseError as error:
                 logger.error("%s", error)
                 raise

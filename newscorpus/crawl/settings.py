@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from scrapy.settings.default_settings import EXTENSIONS_BASE as _SCRAPY_EXTENSIONS_BASE
+
 from newscorpus.crawl.stage_settings import stage_defaults
 
 BOT_NAME = "newscorpus"
@@ -66,7 +68,17 @@ ITEM_PIPELINES = {
 EXTENSIONS = {
     "newscorpus.crawl.database.CrawlDatabase": 0,
     "newscorpus.crawl.jobdir_guard.JobdirCrashGuard": 0,   # JOBDIR resume after SIGKILL loses nothing
+    "newscorpus.crawl.start_up_objects.StartUpObjectsFrozen": 0,  # the collector skips what start-up made
 }
+NEWSCORPUS_FREEZE_START_UP_OBJECTS = True   # off: every full collection goes through them again (issue 18)
+# Scrapy's telnet console and remote control are off (TELNETCONSOLE_ENABLED, REMOTE_CONTROL_ENABLED below) and left
+# out of Scrapy's own list so that they are not even imported: their modules load aiohttp's web server and Twisted's
+# conch, ~0.07-0.11 s of every crawl's start-up (python -X importtime, 2026-11-24, issue 18). Setting them to None in
+# EXTENSIONS would not do: Scrapy imports every key of EXTENSIONS to merge it with EXTENSIONS_BASE.
+_NEVER_LOADED_EXTENSIONS = {"scrapy.extensions.telnet.TelnetConsole",
+                            "scrapy.extensions.remote_control.RemoteControl"}
+EXTENSIONS_BASE = {name: order for name, order in _SCRAPY_EXTENSIONS_BASE.items()
+                   if name not in _NEVER_LOADED_EXTENSIONS}
 # Stage settings: NEWSCORPUS_<STAGE>_ENABLED (on) and NEWSCORPUS_<STAGE>_<FIELD> for each field of the stage's config
 # dataclass, whose defaults and their sources are written there only (newscorpus/crawl/stage_settings.py):
 #   EXTRACTION      newscorpus.core.extraction.config.ExtractionConfig   per-page time cap, worker pool

@@ -80,6 +80,9 @@ class LineNoisePipeline:
                 await self._reclean_after_warmup()
         finally:
             if self.store is not None:
+                if self.store.batches:  # transactions that counted the crawl's articles (group batches)
+                    self.crawler.stats.set_value("newscorpus/line_noise/batches", self.store.batches)
+                    self.crawler.stats.set_value("newscorpus/line_noise/largest_batch", self.store.largest_batch)
                 if self.store.retries:
                     self.crawler.stats.set_value("newscorpus/line_noise/db_retries", self.store.retries)
                 await self.store.close()

@@ -3,9 +3,14 @@ as jieba's own loading; a damaged trie is made again; without a cache folder to 
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import types
+from pathlib import Path
 
+from newscorpus.core.jieba_dictionary import dictionary_cache_file
 from tests.local_crawl import PROJECT_ROOT
 
 TEXT = "南宁市教育局推进老旧停车保障机制，今年新增停车位两千个，城市公共交通更加便利。"
@@ -54,3 +59,47 @@ def test_without_a_writable_cache_folder_jiebas_own_loading(tmp_path):
     own = _run(JIEBA_OWN, tmp_path)
     (tmp_path / "cache").write_text("a file where the cache folder would be")
     assert _run(SCRIPT, tmp_path) == f"False dict {own}"
+
+
+def _installed_jieba(folder, dictionary: bytes, mtime_ns: int) -> types.SimpleNamespace:
+    """What dictionary_cache_file reads of a jieba module, for a jieba installed in `folder`."""
+    folder.mkdir()
+    (folder / "dict.txt").write_bytes(dictionary)
+    os.utime(folder / "dict.txt", ns=(mtime_ns, mtime_ns))
+    return types.SimpleNamespace(__file__=str(folder / "__init__.py"), DEFAULT_DICT_NAME="dict.txt",
+                                 __version__="0.42.1")
+
+
+def test_cache_file_named_by_the_dictionarys_content_not_its_install_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    dictionary = "南宁市 12 ns\n教育局 30 n\nhospital 5 n\n".encode()
+    first = _installed_jieba(tmp_path / "venv1", dictionary, 1_700_000_000_000_000_000)
+    reinstalled = _installed_jieba(tmp_path / "venv2", dictionary, 1_800_000_000_000_000_000)
+    edited = _installed_jieba(tmp_path / "venv3", dictionary.replace(b"12", b"13"), 1_700_000_000_000_000_000)
+    name = dictionary_cache_file(first, ".trie")
+    assert name.parent == tmp_path / "cache" / "newscorpus"
+    assert name == dictionary_cache_file(reinstalled, ".trie")  # a new venv: the same file, not made again
+    assert name != dictionary_cache_file(edited, ".trie")  # same size, other words: another file
+    assert name.name.startswith(f"jieba-0.42.1-{len(dictionary)}-")
+    # the same install edited while a process runs: named anew, not from the process's first look
+    (tmp_path / "venv1" / "dict.txt").write_bytes(dictionary.replace(b"12", b"13"))
+    assert dictionary_cache_file(first, ".trie") == dictionary_cache_file(edited, ".trie")
+
+
+def test_trie_made_in_one_venv_is_used_by_a_reinstall(tmp_path):
+    first = _run(SCRIPT, tmp_path)
+    tries = list((tmp_path / "cache" / "newscorpus").glob("jieba-*.trie"))
+    import jieba
+
+    dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
+    copy = tmp_path / "jieba"  # jieba installed again (another venv): same files, a new modification time
+    shutil.copytree(Path(jieba.__file__).parent, copy)
+    os.utime(copy / dictionary.name, ns=(dictionary.stat().st_mtime_ns + 10**9,) * 2)
+    made_at = tries[0].stat().st_mtime_ns
+    script = f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n" + SCRIPT
+    again = _run(script, tmp_path)
+    assert again == first  # our trie used: "True TrieFrequencies", same dictionary, same words
+    assert _run(f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import jieba; print(jieba.__file__)",
+                tmp_path) == str(copy / "__init__.py")
+    assert list((tmp_path / "cache" / "newscorpus").glob("jieba-*.trie")) == tries  # not made again
+    assert tries[0].stat().st_mtime_ns == made_at

@@ -4,8 +4,16 @@ import re
 from importlib import resources
 
 import psycopg
+import pytest
 
-from migrations.runner import CREATE_MIGRATIONS_TABLE, available_migrations, migrate
+from migrations.runner import (
+    CREATE_MIGRATIONS_TABLE,
+    MIGRATION_LOCK_KEY,
+    Migration,
+    applying,
+    available_migrations,
+    migrate,
+)
 
 CATALOG = """
 SELECT 'column', table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' '
@@ -104,3 +112,35 @@ def test_0008_rebuilds_stored_block_keys_from_the_simhash(database_dsn):
         for key, article in connection.execute("SELECT block_key, article_id FROM near_duplicate_blocks"):
             stored.setdefault(article, set()).add(key)
     assert stored == {n: set(block_keys(u, d)) for n, (d, u) in enumerate(articles, start=1)}
+
+
+def test_a_migration_and_its_record_are_one_transaction(database_dsn):
+    """applying(): the migration's statements and its schema_migrations row in one query; a statement that fails
+    leaves neither the migration's tables nor its row, and a file ending in a comment is still recorded."""
+    with psycopg.connect(database_dsn, autocommit=True) as connection:
+        connection.execute(CREATE_MIGRATIONS_TABLE)
+        broken = Migration(9998, "broken", "CREATE TABLE half_done (x integer);\nSELECT 1 / 0;")
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            connection.execute(applying(broken))
+        assert connection.execute("SELECT to_regclass('half_done')").fetchone()[0] is None
+        assert connection.execute("SELECT count(*) FROM schema_migrations").fetchone()[0] == 0
+        commented = Migration(9999, "commented", "CREATE TABLE whole (x integer); -- 表, no newline at the end")
+        connection.execute(applying(commented))
+        assert connection.execute("SELECT to_regclass('whole')").fetchone()[0] is not None
+        assert connection.execute("SELECT version, name FROM schema_migrations").fetchall() == [(9999, "commented")]
+
+
+def test_crawl_database_prepared_once_migrates_a_fresh_schema_then_reads_one_table(database_dsn):
+    """The crawl's database preparation (started in a thread before Scrapy builds the stages): a fresh schema gets
+    every migration; on a current one it applies none and takes no lock (migrate_if_needed)."""
+    from newscorpus.crawl.database import prepare_in_background
+
+    dsn, applied = prepare_in_background(database_dsn, None, keep=False).result(timeout=120)
+    assert dsn == database_dsn
+    assert applied == [f"{m.version:04d}_{m.name}" for m in available_migrations()]
+    with psycopg.connect(database_dsn, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK_KEY,))  # a migrator elsewhere holds the lock
+        try:
+            assert prepare_in_background(database_dsn, None, keep=False).result(timeout=60) == (database_dsn, [])
+        finally:
+            other.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))

@@ -3,6 +3,7 @@ stage learns it, removes it, re-cleans the first articles after warm-up, and a s
 
 from __future__ import annotations
 
+import re
 from datetime import UTC
 
 import psycopg
@@ -54,9 +55,11 @@ def test_every_stored_article_is_cleaned_of_the_repeated_line_and_keeps_its_body
 
 
 def test_statistics_count_each_article_once(crawled):
-    site, dsn, _, _ = crawled
+    site, dsn, _, result = crawled
     articles_seen, counts = statistics(dsn)
     assert articles_seen == len(site.all_articles)
+    batches = int(re.search(r"'newscorpus/line_noise/batches': (\d+)", result.stderr).group(1))
+    assert 1 <= batches <= articles_seen  # articles that arrive together are counted in one transaction
     assert sorted(counts.values())[-2:] == sorted(
         [sum(a.lang == "en" for a in site.all_articles), sum(a.lang == "zh" for a in site.all_articles)])
 

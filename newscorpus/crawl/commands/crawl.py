@@ -5,12 +5,13 @@ exits with code 1."""
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.utils.misc import load_object
 
-from newscorpus.crawl.database import DATABASE_UNAVAILABLE, CrawlDatabase
+from newscorpus.crawl.database import DATABASE_UNAVAILABLE, CrawlDatabase, prepare_in_background
 from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
 from newscorpus.crawl.site_config import SiteConfigError
 from newscorpus.crawl.spiders.site import site_config_of
@@ -42,7 +43,13 @@ class Command(ScrapyCrawlCommand):
                 print(f"scrapy crawl site: error: {error}", file=sys.stderr)
                 self.exitcode = 2
                 return
+            # Migrations (or the embedded server's start) run while Scrapy imports and builds the engine and stages,
+            # not after the spider opens (issue 18: 0.15-0.4 s of a crawl's start on a fresh schema).
+            prepare_in_background(self.settings.get("NEWSCORPUS_DB_DSN"), self.settings.get("NEWSCORPUS_DB_DATA_DIR"))
         super().run(args, opts)
+        # The crawl is over and everything it wrote is closed: the objects left are only freed at exit, where a last
+        # full collection over all of them took 0.1-0.3 s of the process (issue 18); frozen, it is skipped.
+        gc.freeze()
         stats = self.crawler.stats if self.crawler is not None else None
         if stats is not None and stats.get_value("finish_reason") == "shutdown":
             print(resume_hint(self.settings.get("JOBDIR")), file=sys.stderr)

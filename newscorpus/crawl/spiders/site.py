@@ -10,7 +10,6 @@ import scrapy
 from lxml import etree
 from scrapy.exceptions import DownloadCancelledError, IgnoreRequest
 from scrapy.http import Request, Response, TextResponse
-from scrapy.linkextractors import LinkExtractor
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap
 
@@ -18,6 +17,7 @@ from newscorpus.crawl import log_filters
 from newscorpus.crawl.canonical_url import canonical_url
 from newscorpus.crawl.items import PageItem
 from newscorpus.crawl.middlewares import RedirectLoop
+from newscorpus.crawl.page_links import PageLinks
 from newscorpus.crawl.scope import host_in_domains, url_port
 from newscorpus.crawl.site_config import SiteConfig, SiteConfigError, adhoc_site_config, load_site_config
 from newscorpus.crawl.url_classes import ARTICLE, LISTING, SKIP, classify_url
@@ -89,7 +89,7 @@ class SiteSpider(scrapy.Spider):
         self.max_pages = max_pages or None
         self.max_depth = config.max_depth if config.max_depth is not None else settings.getint("NEWSCORPUS_MAX_DEPTH")
         self.max_size = settings.getint("DOWNLOAD_MAXSIZE")
-        self.link_extractor = LinkExtractor(deny=list(config.skip_patterns), unique=True)
+        self.page_links = PageLinks(deny=config.skip_patterns)
 
     # --- requests ------------------------------------------------------------------------------------------
     def url_kind(self, url: str) -> str:
@@ -218,22 +218,15 @@ class SiteSpider(scrapy.Spider):
             if response.meta.get("depth", 0) >= self.max_depth:
                 self.count_beyond_depth(response)
                 return
-            for link in self.links(response):
-                request = self.page_request(link.url)
+            for url in self.page_links.urls(response):
+                request = self.page_request(url)
                 if request is not None:
                     yield request
 
-    def links(self, response: Response) -> list:
-        """The page's links, read from a copy of the response: the link extractor parses the page and Scrapy keeps
-        that tree (and the decoded text) on the response it was asked of, which stays alive until the page's item
-        has left the last stage. A busy pipeline holds a few hundred pages, and their trees held ~9 MB of the
-        default crawl's peak RSS (benchmarks/crawl_rate.py, 300 demo articles, 2026-11-24: 152 -> 143 MB)."""
-        return self.link_extractor.extract_links(response.replace())
-
     def count_beyond_depth(self, response: Response) -> None:
         """The pages a page at the depth limit links to and the crawl has not fetched (counted once each)."""
-        for link in self.links(response):
-            found = self.candidate(link.url)
+        for url in self.page_links.urls(response):
+            found = self.candidate(url)
             if found is not None and found[0] not in self._beyond_depth:
                 self._beyond_depth.add(found[0])
                 self.crawler.stats.inc_value("newscorpus/spider/depth_cut")

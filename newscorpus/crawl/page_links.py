@@ -1,0 +1,70 @@
+"""The URLs a page links to, exactly as Scrapy's LinkExtractor(deny=..., unique=True) gives them, for less CPU.
+
+The spider only needs each link's URL. Scrapy's extractor also collects every link's text into a Link, and runs its
+filter (scheme, deny patterns, a urlparse and the ignored file extensions) again for every link of every page,
+though a site's pages mostly link to the same URLs (its menus, its latest articles). Here the page is parsed and
+its a/area hrefs are joined and made safe by Scrapy's own code, in the same order; the filter is Scrapy's own
+``_link_allowed``, its answer kept per URL (it depends on the URL alone when no ``restrict_text`` is given); the
+first occurrence of each URL is kept, as ``unique=True`` does. tests/crawl/test_page_links.py compares both on the
+demo site and on real pages; benchmarks/page_links_cpu.py: 0.46 -> 0.36 CPU ms per demo page (2026-11-24).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urljoin
+
+from scrapy.http import TextResponse
+from scrapy.link import Link
+from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.response import get_base_url
+from w3lib.html import strip_html5_whitespace
+from w3lib.url import safe_url_string
+
+# URLs whose filter answer is kept. A site's menus and latest-article lists are a few hundred URLs; 100,000
+# answers (~10 MB at most) bound a long crawl's memory, and the cache is simply emptied when full.
+ALLOWED_CACHE_SIZE = 100_000
+
+
+class PageLinks:
+    """``urls(response)``: what ``LinkExtractor(deny=deny, unique=True).extract_links(response)`` gives, as URLs."""
+
+    def __init__(self, deny: Iterable[str] = ()):
+        self.extractor = LinkExtractor(deny=list(deny), unique=True)
+        self._allowed: dict[str, bool] = {}
+
+    def urls(self, response: TextResponse) -> list[str]:
+        """The page's link URLs, first occurrence first. Read from a copy of the response: Scrapy keeps the parsed
+        tree (and the decoded text) on the response it was asked of, which stays alive until the page's item has
+        left the last stage; a busy pipeline holds a few hundred pages, and their trees held ~9 MB of the default
+        crawl's peak RSS (benchmarks/crawl_rate.py, 300 demo articles, 2026-11-24: 152 -> 143 MB)."""
+        response = response.replace()
+        base_url = get_base_url(response)
+        page_url, encoding = response.url, response.encoding
+        seen: set[str] = set()
+        found: list[str] = []
+        for _, _, value in self.extractor.link_extractor._iter_links(response.selector.root):
+            # LxmlParserLinkExtractor._extract_links, step by step (strip=True, no process_value)
+            try:
+                url = urljoin(base_url, strip_html5_whitespace(value))
+            except ValueError:
+                continue
+            try:
+                url = safe_url_string(url, encoding=encoding)
+            except ValueError:
+                continue
+            url = urljoin(page_url, url)
+            if url in seen:
+                continue
+            seen.add(url)
+            if self._is_allowed(url):
+                found.append(url)
+        return found
+
+    def _is_allowed(self, url: str) -> bool:
+        allowed = self._allowed.get(url)
+        if allowed is None:
+            if len(self._allowed) >= ALLOWED_CACHE_SIZE:
+                self._allowed.clear()
+            allowed = self._allowed[url] = self.extractor._link_allowed(Link(url))
+        return allowed

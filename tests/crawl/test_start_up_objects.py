@@ -1,0 +1,61 @@
+"""StartUpObjectsFrozen: what exists when the engine starts leaves the collector's passes; what the crawl makes
+afterwards (pages, items, their reference cycles) is still collected, and a frozen object is still freed when its
+last reference goes."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from newscorpus.crawl.start_up_objects import StartUpObjectsFrozen
+
+
+class Page:
+    """Stands for an object a crawl makes (a page, an item)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.cycle = self
+
+
+@pytest.fixture
+def unfrozen_after():
+    yield
+    gc.unfreeze()  # the test session's own objects go back to the collector
+
+
+def test_start_up_objects_leave_the_collector_and_later_ones_are_collected(unfrozen_after):
+    crawler = get_crawler(settings_dict={"NEWSCORPUS_FREEZE_START_UP_OBJECTS": True})
+    crawler.stats.open_spider()
+    extension = StartUpObjectsFrozen.from_crawler(crawler)
+    made_at_start = Page("http://example.test/首页")
+    freed_at_start = Page("http://example.test/start")
+    freed_at_start.cycle = None  # no cycle: freed by its reference count
+    at_start, freed = weakref.ref(made_at_start), weakref.ref(freed_at_start)
+
+    extension.engine_started()
+    assert crawler.stats.get_value("newscorpus/start_up/objects_frozen") == gc.get_freeze_count() > 0
+    tracked = {id(o) for o in gc.get_objects()}
+    assert id(made_at_start) not in tracked  # frozen: no collector pass goes through it
+
+    del freed_at_start
+    assert freed() is None  # frozen, still freed when its last reference goes
+    later = Page("http://example.test/news/1.html")  # made during the crawl: a reference cycle
+    made_later = weakref.ref(later)
+    assert id(later) in {id(o) for o in gc.get_objects()}
+    del later
+    gc.collect()
+    assert made_later() is None  # collected as before
+    del made_at_start
+    gc.collect()
+    assert at_start() is not None  # a cycle among start-up objects stays until the process ends
+
+
+def test_off_with_its_setting():
+    crawler = get_crawler(settings_dict={"NEWSCORPUS_FREEZE_START_UP_OBJECTS": False})
+    with pytest.raises(NotConfigured):
+        StartUpObjectsFrozen.from_crawler(crawler)
