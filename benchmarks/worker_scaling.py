@@ -56,7 +56,7 @@ def cpu_seconds(who: int) -> float:
 
 
 def crawl(workers: int, articles: int, server_dsn: str, redis_url: str,
-          overrides: dict) -> tuple[int, float, float, float, float]:
+          overrides: dict) -> tuple[list[int], float, float, float, float]:
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
@@ -82,8 +82,11 @@ def crawl(workers: int, articles: int, server_dsn: str, redis_url: str,
             texts = [log.read_text() for log in logs]
             if any(codes):
                 sys.exit(texts[codes.index(next(c for c in codes if c))][-3000:])
-            responses = sum(int(re.search(r"'response_received_count': (\d+)", t).group(1)) for t in texts)
-            return responses, last_activity(redis_url, prefix) - started_at, wall, workers_cpu, site_cpu
+            # Scrapy leaves a zero count out of its stats: a worker that fetched nothing (the others emptied the queue
+            # before its engine asked again) has none.
+            found = [re.search(r"'response_received_count': (\d+)", text) for text in texts]
+            per_worker = [int(match.group(1)) if match else 0 for match in found]
+            return per_worker, last_activity(redis_url, prefix) - started_at, wall, workers_cpu, site_cpu
     finally:
         with psycopg.connect(server_dsn, autocommit=True) as admin:
             admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
@@ -111,10 +114,12 @@ def main() -> None:
     for workers in args.workers:
         rates = []
         for run in range(args.runs):
-            responses, seconds, wall, workers_cpu, site_cpu = crawl(workers, args.articles, server_dsn,
-                                                                    args.redis_url, overrides)
+            per_worker, seconds, wall, workers_cpu, site_cpu = crawl(workers, args.articles, server_dsn,
+                                                                     args.redis_url, overrides)
+            responses = sum(per_worker)
             rates.append(responses / seconds)
-            print(f"{workers} worker(s), run {run + 1}: {responses} responses in {seconds:.2f}s "
+            split = f" ({' + '.join(map(str, per_worker))})" if workers > 1 else ""
+            print(f"{workers} worker(s), run {run + 1}: {responses} responses{split} in {seconds:.2f}s "
                   f"= {responses / seconds:.1f} pages/s (wall with the idle wait: {wall:.1f}s); CPU per page: "
                   f"workers {1000 * workers_cpu / responses:.1f} ms, demo server {1000 * site_cpu / responses:.1f} ms",
                   flush=True)
