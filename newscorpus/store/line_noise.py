@@ -4,7 +4,6 @@ report and allow-list noise lines."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from collections import Counter
@@ -22,6 +21,7 @@ from newscorpus.core.line_noise import (
     normalise_line,
 )
 from newscorpus.store.connection import connect
+from newscorpus.store.group_batches import GroupBatches
 from newscorpus.store.held_connection import AsyncHeldConnection
 from newscorpus.store.retry import RETRYABLE
 from newscorpus.store.sql import query
@@ -73,22 +73,15 @@ def _article_counts(params: dict, row: tuple) -> ArticleCounts:
     )
 
 
-@dataclass(frozen=True)
-class _Waiting:
-    params: dict
-    outcome: asyncio.Future  # ArticleCounts, or the error that stopped it
-
-
 class LineNoiseStore:
-    """The stage's asynchronous access on one connection: articles are counted in group batches, in the order
-    they were given, one round trip and one transaction per batch.
+    """The stage's asynchronous access on one connection: articles are counted in group batches
+    (newscorpus.store.group_batches), in the order they were given, one round trip and one transaction per batch.
 
-    Group batching (issue 18): the articles that arrive while a batch is being counted wait and go together in the
-    next one (at most COUNT_BATCH_MAX); a lone article goes alone at once, so batching adds no wait. One article at
-    a time, the reactor's busy turns held each article's round trip, and the stage fell hundreds of articles behind
-    the downloads on the demo crawl. Each article is counted by the same statement, in the same order, as before
-    (RC and LC move exactly as they did one transaction per article). A batch the database refuses is counted
-    again one article at a time, so one article does not fail the others."""
+    Group batching (issue 18): one article at a time, the reactor's busy turns held each article's round trip, and
+    the stage fell hundreds of articles behind the downloads on the demo crawl. Each article is counted by the same
+    statement, in the same order, as before (RC and LC move exactly as they did one transaction per article). A batch
+    the database refuses is counted again one article at a time, so one article does not fail the others; the server
+    away past the retry window fails every article of the batch."""
 
     def __init__(self, dsn: str, config: LineNoiseConfig):
         self.dsn = dsn
@@ -96,63 +89,31 @@ class LineNoiseStore:
         self.database = AsyncHeldConnection(dsn, session=STAGE_SESSION)
         self.batches = 0  # transactions that counted articles (the stage reports them)
         self.largest_batch = 0
-        self._waiting: list[_Waiting] = []
-        self._counter: asyncio.Task | None = None
+        self._counts = GroupBatches(self._count, COUNT_BATCH_MAX, split_on=(psycopg.Error,), fail_on=RETRYABLE)
 
     async def count_article(self, site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.UUID],
                             samples: Sequence[str], kinds: str | None = None) -> ArticleCounts:
         """Retried with back-off while the server is away: counting an article again is idempotent."""
         params = count_params(site_id, url, body_hash, hashes, samples, self.config, kinds)
-        waiting = _Waiting(params, asyncio.get_running_loop().create_future())
-        self._waiting.append(waiting)
-        if self._counter is None:
-            self._counter = asyncio.ensure_future(self._count_batches())
-        return await waiting.outcome
+        return _article_counts(params, await self._counts.submit(params))
 
-    async def _count_batches(self) -> None:
-        try:
-            while self._waiting:
-                batch, self._waiting = self._waiting[:COUNT_BATCH_MAX], self._waiting[COUNT_BATCH_MAX:]
-                groups = [batch]
-                while groups:
-                    group = groups.pop(0)
-                    try:
-                        rows = await self._count(group)
-                    except RETRYABLE as error:  # the server stayed away past the retry window: each its error
-                        for entry in group:
-                            entry.outcome.set_exception(error)
-                        continue
-                    except psycopg.Error as error:  # refused: each article alone, so the others are counted
-                        if len(group) > 1:
-                            groups = [[entry] for entry in group] + groups
-                            continue
-                        group[0].outcome.set_exception(error)
-                        continue
-                    except Exception as error:  # a fault of ours: each item's own error, not a silent hang
-                        for entry in group:
-                            entry.outcome.set_exception(error)
-                        continue
-                    for entry, row in zip(group, rows, strict=True):
-                        entry.outcome.set_result(_article_counts(entry.params, row))
-        finally:
-            self._counter = None
-
-    async def _count(self, group: list[_Waiting]) -> list[tuple]:
-        """The group's rows, one transaction (retried whole while the server is away: idempotent)."""
+    async def _count(self, group: list[dict]) -> list[tuple]:
+        """The rows of the group's articles (their count parameters), one transaction (retried whole while the
+        server is away: idempotent)."""
         statement = query("line_noise.count_article")
 
         async def count(connection: psycopg.AsyncConnection) -> list[tuple]:
             if len(group) == 1:
-                return [await (await connection.execute(statement, group[0].params)).fetchone()]
+                return [await (await connection.execute(statement, group[0])).fetchone()]
             async with connection.transaction(), connection.cursor() as cursor:
-                await cursor.executemany(statement, [entry.params for entry in group], returning=True)
+                await cursor.executemany(statement, group, returning=True)
                 rows = []
                 while True:
                     rows.append(await cursor.fetchone())
                     if not cursor.nextset():
                         return rows
 
-        first = group[0].params["url"][:200]
+        first = group[0]["url"][:200]
         what = f"counting the lines of {first}" if len(group) == 1 else f"counting the lines of {len(group)} articles"
         rows = await self.database.run(count, what)
         self.batches += 1
@@ -165,8 +126,7 @@ class LineNoiseStore:
         return self.database.retries
 
     async def close(self) -> None:
-        if self._counter is not None:
-            await self._counter
+        await self._counts.close()
         await self.database.close()
 
 

@@ -1,9 +1,9 @@
 """The near-duplicate stage's store: articles are decided and recorded in group batches, in one dedicated thread with
 its own held connection, so the reactor is never blocked on the database.
 
-Group batching: the articles that arrive while a batch is being decided wait and go together in the next one (at
-most ``batch_size``), one transaction each (newscorpus.store.near_duplicate_records). A lone article goes alone at
-once, so batching adds no wait; under load the per-transaction costs are shared
+Group batching (newscorpus.store.group_batches): the articles that arrive while a batch is being decided wait and go
+together in the next one (at most ``batch_size``), one transaction each (newscorpus.store.near_duplicate_records). A
+lone article goes alone at once, so batching adds no wait; under load the per-transaction costs are shared
 (benchmarks/near_duplicate_throughput.py).
 A batch the database refuses is tried again one article at a time, so one article does not fail the others.
 
@@ -18,7 +18,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TypeVar
 
 import psycopg
@@ -26,22 +25,15 @@ import psycopg
 from newscorpus.core.near_duplicate import NearDuplicateConfig
 from newscorpus.core.near_duplicate_batch import NearDuplicateOutcome
 from newscorpus.store.connection import DatabaseUnavailableError
+from newscorpus.store.group_batches import GroupBatches
 from newscorpus.store.held_connection import HeldConnection
 from newscorpus.store.near_duplicate_process import ChildDied, DecisionProcess
-from newscorpus.store.near_duplicate_records import decide_batch
+from newscorpus.store.near_duplicate_records import ArticleToDecide, decide_batch
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class _Waiting:
-    url: str
-    site_id: int
-    title: str
-    body: str
-    language: str | None  # as the extraction found it; None: detected from the body
-    outcome: asyncio.Future  # NearDuplicateOutcome, None (too short) or the exception
+# What the database (or the server away past the retry window) answers a batch it refuses.
+REFUSED = (psycopg.Error, DatabaseUnavailableError)
 
 
 class NearDuplicateRecorder:
@@ -55,13 +47,10 @@ class NearDuplicateRecorder:
     def __init__(self, dsn: str, config: NearDuplicateConfig, batch_size: int, *, in_process: bool = False,
                  on_batch: Callable[[int], None] | None = None):
         self.config = config
-        self.batch_size = batch_size
-        self.on_batch = on_batch
         self.held = HeldConnection(dsn)  # used only in the executor's one thread
         self.process = DecisionProcess(dsn, config) if in_process else None  # likewise
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="near_duplicate")
-        self.waiting: list[_Waiting] = []
-        self.batcher: asyncio.Task | None = None
+        self.batches = GroupBatches(self._run, batch_size, split_on=REFUSED, on_batch=on_batch)
 
     @property
     def retries(self) -> int:
@@ -84,23 +73,20 @@ class NearDuplicateRecorder:
 
     async def decide(self, url: str, site_id: int, title: str, body: str,
                      language: str | None = None) -> NearDuplicateOutcome | None | Exception:
-        waiting = _Waiting(url, site_id, title, body, language, asyncio.get_running_loop().create_future())
-        self.waiting.append(waiting)
-        if self.batcher is None:
-            self.batcher = asyncio.ensure_future(self._run_batches())
-        return await waiting.outcome
+        try:
+            return await self.batches.submit((url, site_id, title, body, language))
+        except REFUSED as error:  # refused alone, or the server away past the retry window
+            return error
 
     async def close(self) -> None:
-        if self.batcher is not None:
-            await self.batcher
+        await self.batches.close()
         await self.call(self.held.close)
         if self.process is not None:
             await self.call(self.process.close)
         self.executor.shutdown(wait=True)
 
-    def _decide(self, waiting: list[_Waiting]) -> list[NearDuplicateOutcome | None]:
+    def _decide(self, batch: list[ArticleToDecide]) -> list[NearDuplicateOutcome | None]:
         """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
-        batch = [(entry.url, entry.site_id, entry.title, entry.body, entry.language) for entry in waiting]
         if self.process is not None:
             try:
                 return self.process.decide(batch)
@@ -108,30 +94,11 @@ class NearDuplicateRecorder:
                 logger.error("%s: decided in the crawl process", error)
         return decide_batch(self.held, batch, self.config)
 
-    async def _run_batches(self) -> None:
-        """Decide waiting articles, a batch at a time, until none wait; a failed batch is retried one article at
-        a time, so one article the database refuses does not fail the others."""
+    async def _run(self, batch: list[ArticleToDecide]) -> list[NearDuplicateOutcome | None]:
+        """The batch decided in the recorder's thread; a refused batch closes the connection (the next one opens
+        another) before it is decided again one article at a time."""
         try:
-            while self.waiting:
-                batch, self.waiting = self.waiting[:self.batch_size], self.waiting[self.batch_size:]
-                if self.on_batch is not None:
-                    self.on_batch(len(batch))
-                groups = [batch]
-                while groups:
-                    group = groups.pop(0)
-                    try:
-                        outcomes = await self.call(self._decide, group)
-                    except (psycopg.Error, DatabaseUnavailableError) as error:
-                        await self.call(self.held.close)
-                        if len(group) > 1:
-                            groups.extend([entry] for entry in group)
-                            continue
-                        outcomes = [error]
-                    except Exception as error:  # a fault of ours: each item's own error, not a silent hang
-                        for entry in group:
-                            entry.outcome.set_exception(error)
-                        continue
-                    for entry, outcome in zip(group, outcomes, strict=True):
-                        entry.outcome.set_result(outcome)
-        finally:
-            self.batcher = None
+            return await self.call(self._decide, batch)
+        except REFUSED:
+            await self.call(self.held.close)
+            raise
