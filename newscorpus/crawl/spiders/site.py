@@ -70,7 +70,7 @@ class SiteSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
-        log_filters.install()
+        log_filters.install(crawler)
         spider.configure(crawler.settings)
         crawler.signals.connect(spider.bytes_received, signal=scrapy.signals.bytes_received)
         return spider
