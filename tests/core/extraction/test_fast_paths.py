@@ -27,6 +27,19 @@ def test_prefilter_words_cover_every_alternative_of_their_regex():
     code = line_kinds._CODE_CLASS.pattern.split("(?:")[2].split(")")[0]  # the words between the space guards
     assert all(any(word in part for word in line_kinds._CODE_WORDS) for part in _alternatives(code))
     assert markup.AUTHOR_NAMES.pattern == "|".join(markup.AUTHOR_WORDS)  # no regex syntax: the words are its answer
+    # COMMENT_TOKEN's alternatives (its last one, "(?:comments?|reply)[-_](?!open|closed)\w+", as its two starts)
+    assert normalise.COMMENT_TOKEN.pattern == (
+        r"^(?:comments?|commentlist|replies|respond|pinglun|disqus\w*|(?:comments?|reply)[-_](?!open|closed)\w+)$")
+    for alternative in ("comment", "commentlist", "replies", "respond", "pinglun", "disqus", "comment-", "reply-"):
+        assert any(word in alternative for word in normalise._COMMENT_WORDS), alternative
+
+
+def test_the_region_choice_tells_no_language_but_zh():
+    """choose_region reads the page's language without the English check (None for "en"): no table it reads holds
+    "en"."""
+    from newscorpus.core.extraction import block_classifier, default
+
+    assert set(default.LANGUAGE_CONSTANTS) <= {"zh"} and set(block_classifier.RULES_ONLY_LANGUAGES) <= {"zh"}
 
 
 def test_href_hint_matches_the_case_insensitive_regex():
