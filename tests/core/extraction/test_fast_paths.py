@@ -83,3 +83,17 @@ def test_hints_per_token_match_the_whole_string_scan():
 def test_squash_spaces_matches_the_regex():
     for value in SAMPLES:
         assert normalise._squash_spaces(value) == normalise._SPACES.sub(" ", value), value
+
+
+def test_byline_hint_matches_the_case_insensitive_regex():
+    """Issue 16, round 9: an ASCII line's byline hint from the plain lower-case pattern."""
+    import random
+
+    from newscorpus.core.extraction import bylines
+
+    rng = random.Random(9)
+    pieces = ["By ", "BY", "bY", "baby", "Author", "AUTHORS", "writer", "Reporter", "(", "[", "{", " Jane Roe ", "2024",
+              "作者", "记者", "（", "【", "是", "\u212a", "\u017f", "İ", "ı", "b", "y", "rep", "orter", "\n", ":"]
+    lines = SAMPLES + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(5000)]
+    for line in lines:
+        assert bylines._byline_hint(line) == bool(bylines._BYLINE_HINT.search(line)), line
