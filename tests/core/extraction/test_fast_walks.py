@@ -300,22 +300,3 @@ def test_content_and_email_walks_answer_as_their_xpaths():
         assert normalise.email_fields(root) == EMAIL_FIELDS(normalise.document_element(root)), page
         for element in root.iter():
             assert normalise.holds_content(element) == HOLDS_CONTENT(element), page
-
-
-def _inline_code_chars_before(block):
-    """line_kinds._inline_code_chars before round 9: every child looked at in Python."""
-    chars = 0
-    for child in block.element.iterchildren():
-        if isinstance(child.tag, str) and child.tag in ("code", "kbd", "tt", "samp"):
-            chars += sum(len(part) for text in child.itertext() for part in text.split())
-    return chars
-
-
-def test_inline_code_chars_from_the_tag_filtered_children_match_every_child():
-    extra = ("<div><p>run <code>ls -l</code> then <kbd>Ctrl</kbd>+<KBD>C</KBD>, <tt>x</tt> <samp>ok</samp>"
-             "<!-- c --><?pi x?>&amp;<code>a <b>b</b> c</code><o:code>no</o:code></p></div>")
-    for page in [*_pages(100), f"<html><body>{extra}</body></html>"]:
-        root = parse_html(page)
-        clean_tree(root)
-        for block in build_blocks(root):
-            assert line_kinds._inline_code_chars(block) == _inline_code_chars_before(block), page
