@@ -556,7 +556,8 @@ def choose_region(
     if not blocks:
         return RegionChoice([], [], 0.0)
     # "en" is told from None nowhere below (LANGUAGE_CONSTANTS and RULES_ONLY_LANGUAGES hold no "en", the model's
-    # rows read "zh or not"): the stopword count is skipped (tests/core/extraction/test_fast_paths.py checks both)
+    # rows read "zh or not"): the stopword count is skipped (tests/core/test_text.py and
+    # tests/core/extraction/test_fast_paths.py check both)
     language = page_language(blocks, english=False)
     comments = comment_sections(blocks)  # asked once: the rules' regions and the model read the same list
     choice, window = _rules_region(blocks, max_ratio, titles, tuned_constants(language), comments)
