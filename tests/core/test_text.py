@@ -80,3 +80,16 @@ def test_latin_words_from_the_ascii_bytes_equal_the_regex_words():
         assert [w.decode() if isinstance(w, bytes) else w for w in words] == regex_words, repr(text)
         assert sum(map(spellings.__contains__, words)) == sum(map(text_module._STOPWORD_SPELLINGS.__contains__,
                                                                    regex_words)), repr(text)
+
+
+def test_language_without_the_english_check_is_the_language_with_en_made_none():
+    """Issue 16, round 9: `english=False` (the region choice, which asks only "zh or not") answers as
+    detect_language, except None for "en"."""
+    rng = random.Random(9)
+    pieces = ["The council said the new bus routes", " of the ", "市政府表示，新的公交线路", "ひらがな", "한국어",
+              "Москва", "العربية", " 2024 ", "café au lait ", "\n", "il est dans la maison ", "!"]
+    texts = ["", " ", "123"] + ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 40))) for _ in range(2000)]
+    for text in texts:
+        full = detect_language(text)
+        assert detect_language(text, english=False) == (None if full == "en" else full), text
+        assert language_of_texts(text.split("\n"), english=False) == (None if full == "en" else full), text

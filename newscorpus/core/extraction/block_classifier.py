@@ -512,7 +512,7 @@ def rules_body_only(lines: list[str]) -> bool:
     its blocks' text, so a Chinese article amid English chrome (menus, sidebars, a footer) can read as en or as
     undecided (coolshell.cn: 41 of 740 pages, BENCHMARKS.md round 5); the body's own language decides then. Only
     the lines that fill detect_language's sample are read (language_of_texts)."""
-    return language_of_texts(lines) in RULES_ONLY_LANGUAGES
+    return language_of_texts(lines, english=False) in RULES_ONLY_LANGUAGES  # holds no "en" (test_fast_paths.py)
 
 
 def open_positions(blocks: list[Block], indices: list[int], kept: list[int], comments: list[bool] | None,

@@ -113,10 +113,10 @@ def tuned_constants(language: str | None) -> dict[str, float]:
     return values | LANGUAGE_CONSTANTS.get(language or "", {})
 
 
-def page_language(blocks: list[Block]) -> str | None:
+def page_language(blocks: list[Block], english: bool = True) -> str | None:
     """The language of the page's text (its blocks'), as `detect_language` tells it from the blocks that fill its
-    sample (language_of_texts)."""
-    return language_of_texts(block.text for block in blocks if block.text)
+    sample (language_of_texts; `english` as there)."""
+    return language_of_texts((block.text for block in blocks if block.text), english)
 
 
 @dataclass
@@ -555,7 +555,10 @@ def choose_region(
     for the shipped model (when block_classifier.USE_LEARNED), False for the rules alone, or a model."""
     if not blocks:
         return RegionChoice([], [], 0.0)
-    language = page_language(blocks)
+    # "en" is told from None nowhere below (LANGUAGE_CONSTANTS and RULES_ONLY_LANGUAGES hold no "en", the model's
+    # rows read "zh or not"): the stopword count is skipped (tests/core/test_text.py and
+    # tests/core/extraction/test_fast_paths.py check both)
+    language = page_language(blocks, english=False)
     comments = comment_sections(blocks)  # asked once: the rules' regions and the model read the same list
     choice, window = _rules_region(blocks, max_ratio, titles, tuned_constants(language), comments)
     model = (block_classifier.load_model() if block_classifier.USE_LEARNED else None) if learned is True else learned

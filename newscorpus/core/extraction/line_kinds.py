@@ -85,10 +85,16 @@ def line_kinds(body: str, blocks: list[Block]) -> str:
     wanted = set(lines)  # only the body's lines are looked up (~0.05 ms per page less than every page line's list)
     holders: dict[str, list[int]] = {}
     for index, block in enumerate(blocks):
-        if block.text:
-            for line in block.text.split("\n"):
-                if line in wanted:
-                    holders.setdefault(line, []).append(index)
+        text = block.text
+        if not text:
+            continue
+        if "\n" not in text:  # one line (most blocks): no split
+            if text in wanted:
+                holders.setdefault(text, []).append(index)
+            continue
+        for line in text.split("\n"):
+            if line in wanted:
+                holders.setdefault(line, []).append(index)
     kinds: list[str] = []
     position = 0
     cache: dict[int, str] = {}

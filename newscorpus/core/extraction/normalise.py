@@ -379,11 +379,45 @@ def _names_flags(names: str) -> int:
     return flags
 
 
+# A word every alternative of COMMENT_TOKEN holds (tests/core/extraction/test_fast_paths.py checks it): an ASCII value
+# holding none names no comment section, and its tokens are not matched one by one.
+_COMMENT_WORDS = ("comment", "repl", "respond", "pinglun", "disqus")
+
+
+_find_hint_words = _HINT_WORDS.findall
+# _NEGATIVE or _POSITIVE per word _HINT_WORDS finds (a few hundred spellings at most: "side-bar", "sidebar", ...).
+_word_flags: dict[str, int] = {}
+
+
+def _word_flag(word: str) -> int:
+    flag = _word_flags[word] = _NEGATIVE if _NEGATIVE_WORD.fullmatch(word) else _POSITIVE
+    return flag
+
+
 def _value_flag(value: str) -> int:
-    """_names_flags of one attribute value, cached in _value_flags."""
+    """_names_flags of one attribute value, cached in _value_flags. An ASCII value (all but ~0.2% on the dev sets) is
+    scanned whole rather than token by token: no hint word holds a space, so _HINT_WORDS finds in the value the
+    matches it finds in its tokens (read with findall, each word's flag from a dict), and the comment test runs only
+    on a value holding a _COMMENT_WORDS word (~2%). Most values missed here are new (ids, generated class names: ~100
+    a page, ~2.3 tokens each), so the per-token cache seldom answered; on the values missed on every second dev page
+    1.76 against 2.14-2.30 us each (issue 16 round 9, 2026-11-24; test_fast_parse.py compares the two)."""
     if len(_value_flags) >= _MARKS_SIZE:
         _value_flags.clear()
-    flags = _value_flags[value] = _names_flags(value)
+    if value.isascii():
+        lowered = value.lower()
+        flags = 0
+        for word in _find_hint_words(lowered):  # the words as strings: no match objects (findall)
+            flags |= _word_flags.get(word) or _word_flag(word)
+        for word in _COMMENT_WORDS:
+            if word in lowered:
+                for token in lowered.split():
+                    if COMMENT_TOKEN.match(token):
+                        flags |= _COMMENT
+                        break
+                break
+    else:
+        flags = _names_flags(value)
+    _value_flags[value] = flags
     return flags
 
 

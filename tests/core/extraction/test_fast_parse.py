@@ -194,3 +194,26 @@ def test_token_flags_without_a_hint_word_match_the_full_test():
     for token in tokens:
         normalise._token_flags.clear()
         assert normalise._token_flag(token) == _token_flag_before(token), token
+
+
+def test_value_flags_from_the_whole_value_match_the_token_by_token_flags():
+    """Issue 16, round 9: an ASCII class/id value scanned whole gets the flags of its tokens one by one
+    (_names_flags), whether it holds a comment word, a hint word glued across tokens' ends, or neither."""
+    rng = random.Random(9)
+    words = ["replies", "REPLIES", "Pinglun", "pinglun-box", "reply", "reply-to", "reply_open", "comments",
+             "comment_open", "comments-closed", "commentlist", "respond", "disqus_thread", "nav", "x1", "mainav",
+             "hljs", "replıes", "ſidebar", "post-12", "wp-block", "ｒｅplies", "article-body", "footer", "promo",
+             "grid", "col-md-6", "is-active", "tags-list", "readmore", "pager", "foot", "er", "com", "ment"]
+    values = set(words) | {"", " ", "a\tcomments\nb", "  main  content  ", "foot er", "com ment", "side bar"}
+    for _ in range(5000):  # tokens of glued pieces of the words, random case, joined by runs of whitespace
+        tokens = ["".join(rng.choice(words)[: rng.randint(1, 9)] for _ in range(rng.randint(1, 3)))
+                  for _ in range(rng.randint(1, 4))]
+        value = "".join(token + rng.choice([" ", "  ", "\t", "\n"]) for token in tokens)
+        values.add("".join(c.upper() if rng.random() < 0.3 else c for c in value))
+    for value in values:
+        normalise._value_flags.clear()
+        normalise._token_flags.clear()
+        expected = normalise._names_flags(value)
+        normalise._token_flags.clear()
+        assert normalise._value_flag(value) == expected, value
+        assert normalise._value_flags[value] == expected

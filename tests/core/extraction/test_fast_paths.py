@@ -27,6 +27,19 @@ def test_prefilter_words_cover_every_alternative_of_their_regex():
     code = line_kinds._CODE_CLASS.pattern.split("(?:")[2].split(")")[0]  # the words between the space guards
     assert all(any(word in part for word in line_kinds._CODE_WORDS) for part in _alternatives(code))
     assert markup.AUTHOR_NAMES.pattern == "|".join(markup.AUTHOR_WORDS)  # no regex syntax: the words are its answer
+    # COMMENT_TOKEN's alternatives (its last one, "(?:comments?|reply)[-_](?!open|closed)\w+", as its two starts)
+    assert normalise.COMMENT_TOKEN.pattern == (
+        r"^(?:comments?|commentlist|replies|respond|pinglun|disqus\w*|(?:comments?|reply)[-_](?!open|closed)\w+)$")
+    for alternative in ("comment", "commentlist", "replies", "respond", "pinglun", "disqus", "comment-", "reply-"):
+        assert any(word in alternative for word in normalise._COMMENT_WORDS), alternative
+
+
+def test_the_region_choice_tells_no_language_but_zh():
+    """choose_region reads the page's language without the English check (None for "en"): no table it reads holds
+    "en"."""
+    from newscorpus.core.extraction import block_classifier, default
+
+    assert set(default.LANGUAGE_CONSTANTS) <= {"zh"} and set(block_classifier.RULES_ONLY_LANGUAGES) <= {"zh"}
 
 
 def test_href_hint_matches_the_case_insensitive_regex():
@@ -70,3 +83,17 @@ def test_hints_per_token_match_the_whole_string_scan():
 def test_squash_spaces_matches_the_regex():
     for value in SAMPLES:
         assert normalise._squash_spaces(value) == normalise._SPACES.sub(" ", value), value
+
+
+def test_byline_hint_matches_the_case_insensitive_regex():
+    """Issue 16, round 9: an ASCII line's byline hint from the plain lower-case pattern."""
+    import random
+
+    from newscorpus.core.extraction import bylines
+
+    rng = random.Random(9)
+    pieces = ["By ", "BY", "bY", "baby", "Author", "AUTHORS", "writer", "Reporter", "(", "[", "{", " Jane Roe ", "2024",
+              "作者", "记者", "（", "【", "是", "\u212a", "\u017f", "İ", "ı", "b", "y", "rep", "orter", "\n", ":"]
+    lines = SAMPLES + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(5000)]
+    for line in lines:
+        assert bylines._byline_hint(line) == bool(bylines._BYLINE_HINT.search(line)), line
