@@ -261,3 +261,25 @@ def test_copies_from_the_bound_are_those_of_the_whole_count(monkeypatch, exact_p
         np.fill_diagonal(off, False)
         counted += bool(off.any())
     assert counted > 20  # the generated copies do reach the exact count
+
+
+def test_left_out_is_the_union_of_each_candidates_others():
+    """left_out (a product of the others and the holdings) against the union of the others' hash sets, the others
+    chosen as ref_decide chooses them."""
+    config = NearDuplicateConfig(simhash_distance=3)
+    left = 0
+    for seed in range(0, 480, 3):
+        new, candidates, _ = generated_case(seed)
+        olds = [old for _, old in candidates if old.lang == new.lang]
+        if len(olds) < 2:
+            continue
+        got = CandidatePool(new, olds, config.simhash_distance, COPY_JACCARD).left_out()
+        new_hashes = list(new.sketch.hash_array.tolist())
+        for c, old in enumerate(olds):
+            others = [m for m in olds if m.site is not None and (m.site == old.site or m.site == new.site)
+                      and m is not old and set(m.sketch.hashes) & set(new_hashes)
+                      and not ref_near_copy(m, new, config) and not ref_near_copy(m, old, config)]
+            union = set().union(*(set(m.sketch.hashes) for m in others))
+            assert got[c].tolist() == [h in union for h in new_hashes], (seed, c)
+            left += bool(union & set(new_hashes))
+    assert left > 50
