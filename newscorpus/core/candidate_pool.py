@@ -105,15 +105,18 @@ class CandidatePool:
 
     def _shared_bound(self) -> np.ndarray:
         """bound[i, j] >= shared[i, j] (`_shared`), equal on the diagonal: two rows share only hashes that another row
-        holds too, so the fewer such hashes of either row bounds the pair's count. A hash's low bits make way for
-        its row's number, and the hashes are sorted with it in one quicksort: a hash whose remaining bits another
-        position has too is counted as held twice (a superset of the hashes truly held twice: still a bound).
-        Copies are rare: on the demo crawl's candidates no row had 0.8 of its hashes held by other rows, so no pair
-        was counted exactly, and the bound took ~85 us where `_shared` took ~325 us (its stable argsort ~190 us; a
-        binary search of every hash in the sorted hashes held twice: ~340 us) (issue 18,
-        benchmarks/near_duplicate_decide.py's 300 decisions, 2026-11-24)."""
+        holds too, so the fewer such hashes of either row bounds the pair's count. A key of 32 bits holds the row's
+        number and the hash's low bits (fewer the more rows), and the keys are sorted in one quicksort: a hash
+        whose kept bits another position has too is counted as held twice (a superset of the hashes truly held
+        twice: still a bound; 27 bits of the hashes with 31 rows, ~7,900 keys: a chance pair of equal bits ~1 in
+        4 decisions). Copies are rare: on the demo crawl's candidates no row had 0.8 of its hashes held by other
+        rows, so no pair was counted exactly, and the bound took ~67 us (~85 with keys of 64 bits: their sort ~60
+        vs ~27 us) where `_shared` took ~325 us (its stable argsort ~190 us; a binary search of every
+        hash in the sorted hashes held twice: ~340 us) (issue 18, benchmarks/near_duplicate_decide.py's 300
+        decisions, 2026-11-24)."""
         bits = max(1, (len(self.rows) - 1).bit_length())
-        keys = np.sort(((self.flat >> bits) << bits) | self.owners)
+        kept = 32 - bits  # the hash's bits in a key
+        keys = np.sort((((self.flat & ((1 << kept) - 1)) << bits) | self.owners).astype(np.uint32))
         prefixes = keys >> bits
         twice = prefixes[1:] == prefixes[:-1]
         held = np.zeros(len(keys), dtype=bool)
