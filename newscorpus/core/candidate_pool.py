@@ -69,11 +69,13 @@ class CandidatePool:
         others = member[None, :] & ((site[None, :] == site[:, None]) | (site[None, :] == new_site))
         others &= identity[None, :] != identity[:, None]
         others &= ~copies[:count, count][None, :] & ~copies[:count, :count].T
-        packed = np.packbits(self.holds[:count], axis=1)  # 8 of new's hashes a byte: the union is an OR of bytes
-        held = np.zeros((count, packed.shape[1]), dtype=np.uint8)
-        for part in _parts(count, packed.size):
-            held[part] = np.bitwise_or.reduce(np.where(others[part, :, None], packed[None, :, :], 0), axis=1)
-        return np.unpackbits(held, axis=1, count=self.holds.shape[1]).astype(bool)
+        # The union as a product: the others holding each of new's hashes counted (float32 counts are exact up to
+        # 2**24 rows): ~15 us where an OR of the packed bit rows took ~50 us a decision (issue 18,
+        # benchmarks/near_duplicate_decide.py's decisions, 2026-11-24).
+        holding = self.holds[:count].astype(np.float32)
+        for part in _parts(count, count):
+            left_out[part] = others[part].astype(np.float32) @ holding > 0
+        return left_out
 
     def _shared(self) -> np.ndarray:
         """shared[i, j]: hashes rows i and j both hold (the diagonal: the row's own count), as bit rows ANDed and
@@ -101,6 +103,45 @@ class CandidatePool:
         np.fill_diagonal(shared, self.sizes)
         return shared
 
+    def _shared_bound(self) -> np.ndarray:
+        """bound[i, j] >= shared[i, j] (`_shared`), equal on the diagonal: two rows share only hashes that another row
+        holds too, so the fewer such hashes of either row bounds the pair's count. A key of 32 bits holds the row's
+        number and the hash's low bits (fewer the more rows), and the keys are sorted in one quicksort: a hash
+        whose kept bits another position has too is counted as held twice (a superset of the hashes truly held
+        twice: still a bound; 27 bits of the hashes with 31 rows, ~7,900 keys: a chance pair of equal bits ~1 in
+        4 decisions). Copies are rare: on the demo crawl's candidates no row had 0.8 of its hashes held by other
+        rows, so no pair was counted exactly, and the bound took ~67 us (~85 with keys of 64 bits: their sort ~60
+        vs ~27 us) where `_shared` took ~325 us (its stable argsort ~190 us; a binary search of every
+        hash in the sorted hashes held twice: ~340 us) (issue 18, benchmarks/near_duplicate_decide.py's 300
+        decisions, 2026-11-24)."""
+        bits = max(1, (len(self.rows) - 1).bit_length())
+        kept = 32 - bits  # the hash's bits in a key
+        keys = np.sort((((self.flat & ((1 << kept) - 1)) << bits) | self.owners).astype(np.uint32))
+        prefixes = keys >> bits
+        twice = prefixes[1:] == prefixes[:-1]
+        held = np.zeros(len(keys), dtype=bool)
+        held[1:] = twice
+        held[:-1] |= twice
+        common = np.bincount(keys[held] & ((1 << bits) - 1), minlength=len(self.rows))
+        bound = np.minimum(common[:, None], common[None, :])
+        np.fill_diagonal(bound, self.sizes)
+        return bound
+
+    def _shared_of(self, pairs: np.ndarray) -> np.ndarray:
+        """`_shared` where `pairs` is True (elsewhere: no count, 0): pair by pair, a binary search of one sketch's
+        hashes in the other's, or `_shared` whole when there are many such pairs."""
+        upper = np.triu(pairs | pairs.T, k=1)  # the count is symmetric: one search a pair
+        if int(upper.sum()) > EXACT_PAIRS:
+            return self._shared()
+        shared = np.zeros(pairs.shape, dtype=np.int64)
+        for i, j in zip(*np.nonzero(upper), strict=True):
+            first, second = self.rows[i].sketch.hash_array, self.rows[j].sketch.hash_array
+            if len(first) and len(second):
+                at = np.minimum(np.searchsorted(first, second), len(first) - 1)
+                shared[i, j] = shared[j, i] = np.count_nonzero(first[at] == second)
+        np.fill_diagonal(shared, self.sizes)
+        return shared
+
     def _copies(self, member: np.ndarray) -> np.ndarray:
         """copies[i, j]: rows[i] and rows[j] are copies of one text, for every member row i (False in the other
         rows: never asked): row i has tokens and both have its body hash, or both fingerprints are within the simhash
@@ -116,8 +157,10 @@ class CandidatePool:
         copies |= known[:, None] & known[None, :] & (distance <= self.simhash_distance)
         asked = np.append(member, False)
         copies &= asked[:, None]
-        passing = ~copies & asked[:, None] & (
-            self._shared() >= self.copy_jaccard * np.minimum(self.sizes[:, None], self.sizes[None, :]))
+        least = self.copy_jaccard * np.minimum(self.sizes[:, None], self.sizes[None, :])
+        passing = ~copies & asked[:, None] & (self._shared_bound() >= least)
+        if passing.any():  # the pairs the bound lets through, counted exactly
+            passing &= self._shared_of(passing) >= least
         found: dict[tuple[int, int], bool] = {}  # the Jaccard estimate is symmetric: one resemblance a pair
         for i, j in zip(*np.nonzero(passing), strict=True):  # few: the pairs sharing most of their hashes
             key = (min(i, j), max(i, j))
@@ -127,6 +170,11 @@ class CandidatePool:
         assert copies.shape == (count, count)
         return copies
 
+
+# Pairs counted one by one (`_shared_of`) before the whole pairwise count is cheaper: ~20 us and ~6 us a pair (1, 10
+# and 30 pairs: 29, 94 and 215 us) against `_shared`'s ~325 us on the demo crawl's 31 rows, even at ~50 pairs
+# (issue 18, benchmarks/near_duplicate_decide.py's decisions, 2026-11-24).
+EXACT_PAIRS = 40
 
 # Elements of a pairwise temporary (rows x rows x words) made at once: 30 candidates need ~30k; an article with
 # thousands of exact copies (a paywall notice's body) is done a slice of rows at a time, in ~32 MB of uint64.

@@ -21,7 +21,7 @@ from newscorpus.core.near_duplicate import (
     decide,
     judge,
 )
-from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
+from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch, resemblance
 
 # --- the reference: the pair-by-pair path of decide before issue 18's batching, on Python sets -----------------
 
@@ -222,3 +222,64 @@ def test_a_lone_candidate_is_judged_as_the_pool_judges_it():
             assert repr(got) == repr(_pool_judgements(new, [candidate], config)), seed
             asked += 1
     assert asked > 100
+
+
+def _copies_from_whole_count(pool: CandidatePool, member) -> list:
+    """CandidatePool._copies as it was before the bound (issue 18): every pair's count from `_shared`."""
+    import numpy as np
+
+    rows = pool.rows
+    asked = np.append(member, False)
+    copies = np.array([[bool(a.token_count) and a.body_hash == b.body_hash
+                        or (a.simhash is not None and b.simhash is not None
+                            and (a.simhash ^ b.simhash).bit_count() <= pool.simhash_distance) for b in rows]
+                       for a in rows]) & asked[:, None]
+    passing = ~copies & asked[:, None] & (
+        pool._shared() >= pool.copy_jaccard * np.minimum(pool.sizes[:, None], pool.sizes[None, :]))
+    for i, j in zip(*np.nonzero(passing), strict=True):
+        copies[i, j] = resemblance(rows[i].sketch, rows[j].sketch).jaccard >= pool.copy_jaccard
+    return copies.tolist()
+
+
+@pytest.mark.parametrize("exact_pairs", [0, 1, candidate_pool.EXACT_PAIRS, 10_000])
+def test_copies_from_the_bound_are_those_of_the_whole_count(monkeypatch, exact_pairs):
+    """The pairs `_shared_bound` lets through, counted pair by pair (`_shared_of`) or all at once, give the
+    copies every pair's count gave; the bound is never under a pair's count."""
+    import numpy as np
+
+    monkeypatch.setattr(candidate_pool, "EXACT_PAIRS", exact_pairs)
+    counted = 0
+    for seed in range(480):
+        new, candidates, _ = generated_case(seed)
+        if len(candidates) < 2:
+            continue
+        pool = CandidatePool(new, [old for _, old in candidates], 3, COPY_JACCARD)
+        assert (pool._shared_bound() >= pool._shared()).all(), seed
+        member = np.array([old.site is not None for _, old in candidates], dtype=bool)
+        assert pool._copies(member).tolist() == _copies_from_whole_count(pool, member), seed
+        off = pool._shared_bound() >= COPY_JACCARD * np.minimum(pool.sizes[:, None], pool.sizes[None, :])
+        np.fill_diagonal(off, False)
+        counted += bool(off.any())
+    assert counted > 20  # the generated copies do reach the exact count
+
+
+def test_left_out_is_the_union_of_each_candidates_others():
+    """left_out (a product of the others and the holdings) against the union of the others' hash sets, the others
+    chosen as ref_decide chooses them."""
+    config = NearDuplicateConfig(simhash_distance=3)
+    left = 0
+    for seed in range(0, 480, 3):
+        new, candidates, _ = generated_case(seed)
+        olds = [old for _, old in candidates if old.lang == new.lang]
+        if len(olds) < 2:
+            continue
+        got = CandidatePool(new, olds, config.simhash_distance, COPY_JACCARD).left_out()
+        new_hashes = list(new.sketch.hash_array.tolist())
+        for c, old in enumerate(olds):
+            others = [m for m in olds if m.site is not None and (m.site == old.site or m.site == new.site)
+                      and m is not old and set(m.sketch.hashes) & set(new_hashes)
+                      and not ref_near_copy(m, new, config) and not ref_near_copy(m, old, config)]
+            union = set().union(*(set(m.sketch.hashes) for m in others))
+            assert got[c].tolist() == [h in union for h in new_hashes], (seed, c)
+            left += bool(union & set(new_hashes))
+    assert left > 50

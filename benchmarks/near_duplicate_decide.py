@@ -1,0 +1,88 @@
+"""CPU per decision of `near_duplicate.decide` in two versions of the code, in one process, decision by decision
+alternating (A/B), on the decisions of the demo crawl's articles (issue 18).
+
+Usage: .venv/bin/python benchmarks/near_duplicate_decide.py --other CHECKOUT [--articles N] [--rounds R]
+
+The demo site's articles (newscorpus.demo.pages, one site) are decided in order against an in-memory index of the
+articles before them, as the crawl's near-duplicate stage decides them against its table (30 candidates for all but
+the first few). Each decision's inputs are kept, with every candidate's features made again as new objects of the
+same values (the stage reads a batch's candidates from their rows anew: no object is shared between batches). Then
+each round times `decide` of both versions on every decision in turn (the first of the two alternates) with
+`time.process_time`, summed per version; the judgements of both are compared (`repr`) first. CHECKOUT is another
+checkout of the project imported beside this one as `newscorpus_other` (benchmarks/extraction_cpu_ab.copy_other).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.extraction_cpu_ab import copy_other  # noqa: E402 - the project root first on sys.path
+
+
+def decisions(count: int) -> list:
+    """(new, candidates, config) of each demo article's decision, in crawl order, candidates as new objects."""
+    from newscorpus.core import near_duplicate_index
+    from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
+    from newscorpus.core.shingle_sketch import ShingleSketch
+    from newscorpus.demo.pages import generate_articles
+
+    config = NearDuplicateConfig()
+    kept = []
+    decide = near_duplicate_index.decide
+
+    def keep(new, candidates, config):  # noqa: ANN001, ANN202 - decide's arguments, kept
+        fresh = [(cid, replace(old, sketch=ShingleSketch.of_array(
+            old.sketch.hash_array.copy(), old.sketch.shingle_count, old.sketch.token_count)))
+            for cid, old in candidates]
+        kept.append((new, fresh, config))
+        return decide(new, candidates, config)
+
+    near_duplicate_index.decide = keep
+    try:
+        index = near_duplicate_index.InMemoryNearDuplicateIndex(config.simhash_distance)
+        for number, article in enumerate(generate_articles(count)):
+            features = build_features(article.title, article.body, article.lang, config, site=1)
+            near_duplicate_index.find_duplicates(features, index, config)
+            index.add(number, features)
+    finally:
+        near_duplicate_index.decide = decide
+    return kept
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--other", required=True, type=Path, help="another checkout of the project")
+    parser.add_argument("--articles", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    kept = decisions(args.articles)
+    with tempfile.TemporaryDirectory() as scratch:
+        copy_other(args.other, Path(scratch))
+        from newscorpus_other.core.near_duplicate import decide as other
+
+        from newscorpus.core.near_duplicate import decide as this
+
+        versions = {"other": other, "this": this}
+        same = all(repr(other(*d).judgements) == repr(this(*d).judgements) for d in kept)
+        full = sum(len(candidates) >= 30 for _, candidates, _ in kept)
+        print(f"{len(kept)} decisions ({full} with 30 candidates or more); judgements of both equal (repr): {same}")
+        for number in range(args.rounds):
+            spent = dict.fromkeys(versions, 0.0)
+            for i, decision in enumerate(kept):
+                for name in (("other", "this") if (i + number) % 2 == 0 else ("this", "other")):
+                    start = time.process_time()
+                    versions[name](*decision)
+                    spent[name] += time.process_time() - start
+            per = {name: 1000 * spent[name] / len(kept) for name in versions}
+            print(f"round {number + 1}: other {per['other']:.3f} ms/decision, this {per['this']:.3f}, "
+                  f"this/other {per['this'] / per['other']:.3f}")
+
+
+if __name__ == "__main__":
+    main()
