@@ -200,19 +200,36 @@ def _calc(self, sentence: str, dag: dict[int, list[int]], route: dict[int, tuple
             route[idx] = max((weight + route[end + 1][0], end) for end, weight in found)
 
 
+# The words of a Chinese block remembered per tokenizer (and `eng` pattern), emptied when this many are held (~1.5 MB):
+# a block's words are the same every time it is cut, and blocks repeat across articles (reprints, a site's phrases).
+# Of the blocks the body windows cut, 65 % were asked before in ../shared/data/dedup's zh bodies (66 % of their
+# characters), 63 % (33 % of the characters) in benchmarks/crawl_rate.py's 300 demo articles; 4096 holds as many
+# as 8192 there (issue 18, 2026-11-24).
+BLOCK_MEMO_SIZE = 1 << 12
+
+
 def tokenize_no_hmm(tokenizer: Any, text: str, han: Any, skip: Any, eng: Any) -> list[tuple[int, str]]:
     """(start, word) of each word `tokenizer.tokenize(text, HMM=False)` gives, for a tokenizer with the trie
     dictionary: jieba's `cut` (blocks of `han`, the rest split at `skip` or into characters) with each block's DAG
     and best route found in one backward pass, no DAG or route dicts (`_get_dag` then `_calc`, then jieba's
     `__cut_DAG_NO_HMM`: ~40 % of the Chinese body windows' CPU, issue 18, 2026-11-24). `han`, `skip`, `eng`: jieba's
-    re_han_default, re_skip_default, re_eng. tests/core/test_jieba_trie.py compares it with jieba's tokenize."""
+    re_han_default, re_skip_default, re_eng. A block's words are remembered (BLOCK_MEMO_SIZE).
+    tests/core/test_jieba_trie.py compares it with jieba's tokenize."""
     found: list[tuple[int, str]] = []
     position = 0
+    memo = tokenizer.__dict__.setdefault("trie_block_words", {}).get(eng)  # eng pattern -> {block: its words}
+    if memo is None:
+        memo = tokenizer.trie_block_words[eng] = {}
     for block in han.split(text):
         if not block:
             continue
         if han.match(block):
-            for word in _block_words(tokenizer, block, eng):
+            words = memo.get(block)
+            if words is None:
+                if len(memo) >= BLOCK_MEMO_SIZE:
+                    memo.clear()
+                words = memo[block] = tuple(_block_words(tokenizer, block, eng))
+            for word in words:
                 found.append((position, word))
                 position += len(word)
         else:
@@ -284,6 +301,7 @@ def install(tokenizer: Any, folder: Path) -> None:
     with tokenizer.lock:
         tokenizer.FREQ, tokenizer.total = frequencies, total
         tokenizer.trie_weights, tokenizer.longest_word = weights, longest
+        tokenizer.trie_block_words = {}  # tokenize_no_hmm's memo: eng pattern -> {block: its words}
         tokenizer.get_DAG = MethodType(_get_dag, tokenizer)
         tokenizer.calc = MethodType(_calc, tokenizer)
         tokenizer.initialized = True

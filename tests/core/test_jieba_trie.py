@@ -83,6 +83,24 @@ def test_the_one_pass_cut_without_hmm_gives_jiebas_tokenize(tokenizers):
         assert expected == [(start, word) for word, start, _ in ours.tokenize(text, HMM=False)], text
 
 
+def test_remembered_block_words_give_jiebas_tokenize(tokenizers, monkeypatch):
+    """tokenize_no_hmm's memo of each block's words (BLOCK_MEMO_SIZE): texts cut again, from the memo, and with a
+    memo emptied as it fills, give jieba's tokenize(HMM=False) as the one-pass cut did."""
+    own, ours = tokenizers
+    patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
+    texts = _texts(own, 300, seed=20)
+    expected = [[(start, word) for word, start, _ in own.tokenize(text, HMM=False)] for text in texts]
+    ours.trie_block_words.clear()
+    for _ in range(2):  # the second time from the memo
+        assert [jieba_trie.tokenize_no_hmm(ours, text, *patterns) for text in texts] == expected
+    assert ours.trie_block_words[jieba.re_eng]
+    monkeypatch.setattr(jieba_trie, "BLOCK_MEMO_SIZE", 7)
+    ours.trie_block_words.clear()
+    for _ in range(2):
+        assert [jieba_trie.tokenize_no_hmm(ours, text, *patterns) for text in texts] == expected
+        assert len(ours.trie_block_words[jieba.re_eng]) <= 7
+
+
 def test_the_trie_gives_jiebas_whole_prefix_dictionary(tokenizers):
     own, ours = tokenizers
     assert ours.total == own.total
