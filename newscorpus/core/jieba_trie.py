@@ -245,8 +245,32 @@ def tokenize_no_hmm(tokenizer: Any, text: str, han: Any, skip: Any, eng: Any) ->
 
 
 def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
-    """jieba's `__cut_DAG_NO_HMM` of one block over `_get_dag` and `_calc`: route[idx] is the max of (weight +
-    route[end + 1] score, end) over the words at idx (the character alone, at -log(total), when none)."""
+    """jieba's `__cut_DAG_NO_HMM` of one block over `_get_dag` and `_calc` (`_route_ends`)."""
+    ends = _route_ends(self, sentence)
+    n = len(sentence)
+    words: list[str] = []
+    buffer = ""
+    x = 0
+    while x < n:
+        y = ends[x] + 1
+        word = sentence[x:y]
+        if len(word) == 1 and eng.match(word):
+            buffer += word
+        else:
+            if buffer:
+                words.append(buffer)
+                buffer = ""
+            words.append(word)
+        x = y
+    if buffer:
+        words.append(buffer)
+    return words
+
+
+def _route_ends(self: Any, sentence: str) -> list[int]:
+    """The end of the word at each position of jieba's best route (`_get_dag`, `_calc`: route[idx][1]), in one
+    backward pass: route[idx] is the max of (weight + route[end + 1] score, end) over the words at idx (the character
+    alone, at -log(total), when none)."""
     prefixes = self.FREQ.trie.iter_prefixes_with_ids
     weights = self.trie_weights
     longest = self.longest_word
@@ -276,23 +300,57 @@ def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
             scores[k] = alone + scores[k + 1]
         else:
             scores[k], ends[k] = best, best_end
-    words: list[str] = []
+    return ends
+
+
+def cut_hmm(tokenizer: Any, text: str, han: Any, skip: Any, hmm_cut: Any) -> list[str]:
+    """`list(tokenizer.cut(text))` (HMM on) for a tokenizer with the trie dictionary: jieba's `cut` and
+    `__cut_DAG` with each block's route from `_route_ends` (no DAG or route dicts: `_get_dag` and `_calc` were ~2/3
+    of a Chinese title's cut, keywords.segment, issue 18, 2026-11-24). `han`, `skip`: jieba's re_han_default,
+    re_skip_default; `hmm_cut`: jieba's finalseg.cut. tests/core/test_jieba_trie.py compares it with jieba's cut."""
+    found: list[str] = []
+    for block in han.split(text):
+        if not block:
+            continue
+        if han.match(block):
+            _cut_block_hmm(tokenizer, block, hmm_cut, found)
+        else:
+            for part in skip.split(block):
+                if skip.match(part):
+                    found.append(part)
+                else:
+                    found.extend(part)
+    return found
+
+
+def _cut_block_hmm(self: Any, sentence: str, hmm_cut: Any, found: list[str]) -> None:
+    """jieba's `__cut_DAG` of one block, its words appended to `found`: the route's single characters gathered, a
+    run of them cut by the HMM when it is no dictionary word (jieba's `not FREQ.get(run)`)."""
+    ends = _route_ends(self, sentence)
+    n = len(sentence)
     buffer = ""
     x = 0
     while x < n:
         y = ends[x] + 1
-        word = sentence[x:y]
-        if len(word) == 1 and eng.match(word):
-            buffer += word
+        if y - x == 1:
+            buffer += sentence[x]
         else:
             if buffer:
-                words.append(buffer)
+                _flush_hmm(self, buffer, hmm_cut, found)
                 buffer = ""
-            words.append(word)
+            found.append(sentence[x:y])
         x = y
     if buffer:
-        words.append(buffer)
-    return words
+        _flush_hmm(self, buffer, hmm_cut, found)
+
+
+def _flush_hmm(self: Any, buffer: str, hmm_cut: Any, found: list[str]) -> None:
+    if len(buffer) == 1:
+        found.append(buffer)
+    elif not self.FREQ.get(buffer):
+        found.extend(hmm_cut(buffer))
+    else:
+        found.extend(buffer)
 
 
 def install(tokenizer: Any, folder: Path) -> None:

@@ -83,6 +83,20 @@ def test_the_one_pass_cut_without_hmm_gives_jiebas_tokenize(tokenizers):
         assert expected == [(start, word) for word, start, _ in ours.tokenize(text, HMM=False)], text
 
 
+def test_the_one_pass_cut_with_hmm_gives_jiebas_cut(tokenizers):
+    """jieba_trie.cut_hmm (the titles' words, keywords.segment) against jieba's own cut (HMM on) with jieba's own
+    dictionary, and against the trie tokenizer's."""
+    own, ours = tokenizers
+    patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.finalseg.cut)
+    texts = _texts(own, 2000, seed=21)
+    texts += ["", " ", "南宁市长", "abc 南宁\ud800市", "ＡＢＣ１２３南宁", "\ud800", "a1b2南", "鄙人姓杜的杜镇长来了",
+              "他来到了网易杭研大厦", "小明硕士毕业于中国科学院计算所"]  # runs of single characters the HMM cuts
+    for text in texts:
+        expected = list(own.cut(text))
+        assert jieba_trie.cut_hmm(ours, text, *patterns) == expected, text
+        assert expected == list(ours.cut(text)), text
+
+
 def test_remembered_block_words_give_jiebas_tokenize(tokenizers, monkeypatch):
     """tokenize_no_hmm's memo of each block's words (BLOCK_MEMO_SIZE): texts cut again, from the memo, and with a
     memo emptied as it fills, give jieba's tokenize(HMM=False) as the one-pass cut did."""
