@@ -41,11 +41,11 @@ def simhash_features(normalized_body: str, lang: str) -> dict[str, int]:
     return dict(zip(map(_feature_text, features), _weights(counts).tolist(), strict=True))
 
 
-def _weights(counts: list[int]) -> np.ndarray:
-    counted = np.array(counts, dtype=np.int64)
+def _weights(counts: list[int] | np.ndarray) -> np.ndarray:
+    counted = np.asarray(counts, dtype=np.int64)
     weights = _WEIGHTS[np.minimum(counted, len(_WEIGHTS) - 1)]
     for i in np.flatnonzero(counted >= len(_WEIGHTS)).tolist():
-        weights[i] = min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(counts[i])))
+        weights[i] = min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(int(counted[i]))))
     return weights
 
 
@@ -58,31 +58,23 @@ def _feature_text(feature: Feature) -> str:
 
 def top_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int]]:
     """The MAX_FEATURES most frequent features and their counts, ties in order of first appearance (the order of
-    `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words."""
-    features, counts, _ = _ranked_features(body, lang)
-    return features, counts
-
-
-def _ranked_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int], np.ndarray]:
-    """`top_features`, and the CRC pairs of those features' texts: the CJK bigrams' from their keys
-    (`bigram_crc_pairs`), the words' from the word memo the shingle sketch has just asked for the same words."""
+    `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words.
+    `body_fingerprint` chooses the same features without ranking them (`_chosen_features`)."""
     if lang == "zh":
         keys, key_counts = _top_cjk_bigrams(body.cjk_codes)
         features, counts = keys.tolist(), key_counts.tolist()
         words, keep = body.latin_words, keyword_test("en")
     else:
-        keys = np.zeros(0, dtype=np.uint32)
         features, counts = [], []
         words, keep = body.words, keyword_test(lang)
     word_counts = Counter(words)
     kept = list(filter(keep, word_counts))
     features += kept
     counts += map(word_counts.__getitem__, kept)
-    pairs = np.concatenate((bigram_crc_pairs(keys), WORD_CRCS.pairs(kept))) if len(keys) else WORD_CRCS.pairs(kept)
     if len(features) > 1:  # a stable sort, as most_common's nlargest
         order = sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:MAX_FEATURES]
-        features, counts, pairs = [features[i] for i in order], [counts[i] for i in order], pairs[order]
-    return features, counts, pairs
+        features, counts = [features[i] for i in order], [counts[i] for i in order]
+    return features, counts
 
 
 @cache
@@ -94,18 +86,64 @@ def _stop_chars() -> np.ndarray:
 
 
 def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Keys and counts of the MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out
+    """Keys and counts of the MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out,
+    most frequent first, then by key."""
+    keys, counts = _cjk_bigram_counts(codes)
+    top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
+    return keys[top], counts[top]
+
+
+def _cjk_bigram_counts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys of the character bigrams, ascending, and their counts, both-stop-character bigrams left out
     (numpy: a Counter over a 4000-character body costs more than the rest of the fingerprint)."""
     stop = _stop_chars()[codes]
     keep = ~(stop[:-1] & stop[1:])  # bigrams across a CJK run boundary are kept: harmless noise
     ranks = CJK_RANK[codes]
     keys = np.sort((ranks[:-1] * np.uint32(CJK_COUNT) + ranks[1:])[keep])
     if not len(keys):
-        return keys, np.zeros(0, dtype=np.intp)
+        return keys, np.zeros(0, dtype=np.int64)
     firsts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    counts = np.diff(firsts, append=len(keys))
-    top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
-    return keys[firsts[top]], counts[top]
+    counts = np.empty(len(firsts), dtype=np.int64)
+    counts[:-1] = firsts[1:] - firsts[:-1]
+    counts[-1] = len(keys) - firsts[-1]
+    return keys[firsts], counts
+
+
+def _chosen_features(body: BodyText, lang: str) -> tuple[np.ndarray, np.ndarray]:
+    """The counts and CRC pairs of `top_features`' features, in no set order (the vote is a sum): every candidate's
+    count at once, the MAX_FEATURES kept chosen without sorting them (`_top_positions`), CRCs only for those kept.
+    `top_features` ranks them twice, the CJK bigrams then all, and the CRCs were taken of every candidate: ~1/3 of a
+    zh body's fingerprint (issue 18, 2026-11-24)."""
+    if lang == "zh":
+        keys, counts = _cjk_bigram_counts(body.cjk_codes)
+        words, keep = body.latin_words, keyword_test("en")
+    else:
+        keys, counts = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int64)
+        words, keep = body.words, keyword_test(lang)
+    word_counts = Counter(words)
+    kept = list(filter(keep, word_counts))
+    if kept:
+        counts = np.concatenate((counts, np.fromiter(map(word_counts.__getitem__, kept), dtype=np.int64,
+                                                     count=len(kept))))
+    chosen = _top_positions(counts, MAX_FEATURES)
+    if chosen is not None:
+        bigrams = chosen[chosen < len(keys)]
+        words_chosen = (chosen[len(bigrams):] - len(keys)).tolist()
+        keys, kept, counts = keys[bigrams], [kept[i] for i in words_chosen], counts[chosen]
+    pairs = np.concatenate((bigram_crc_pairs(keys), WORD_CRCS.pairs(kept))) if len(keys) else WORD_CRCS.pairs(kept)
+    return counts, pairs
+
+
+def _top_positions(counts: np.ndarray, size: int) -> np.ndarray | None:
+    """Positions (ascending) of the `size` largest counts, ties to the earlier positions: the first `size` of a
+    stable sort by count, most first; None when there are no more than `size`."""
+    if len(counts) <= size:
+        return None
+    least = np.partition(counts, len(counts) - size)[len(counts) - size]  # the size-th largest count
+    above = counts > least
+    ties = np.flatnonzero(counts == least)[: size - int(np.count_nonzero(above))]
+    above[ties] = True
+    return np.flatnonzero(above)
 
 
 # CRC-32 of a CJK bigram's UTF-8 from its two characters' (each 3 bytes: every code point of text.HAN_RANGES lies in
@@ -167,8 +205,8 @@ def fingerprint(features: dict[str, int]) -> int:
 
 def body_fingerprint(body: BodyText, lang: str) -> int | None:
     """`fingerprint(simhash_features(...))` of a body without spelling out its features; None when it has none."""
-    features, counts, pairs = _ranked_features(body, lang)
-    return _vote(_mixed(pairs), _weights(counts)) if features else None
+    counts, pairs = _chosen_features(body, lang)
+    return _vote(_mixed(pairs), _weights(counts)) if len(counts) else None
 
 
 def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:
