@@ -52,9 +52,10 @@ def main() -> None:
         print(f"features of both versions equal (repr) on {len(docs)} documents: {same}")
         tokenizer = import_jieba().dt  # one tokenizer for both versions
         for number in range(args.rounds):
-            # Each round a stream seen first (as a crawl's): the words of Chinese blocks remembered by
-            # jieba_trie.tokenize_no_hmm forgotten, else every block of a round would be one already cut.
-            tokenizer.__dict__.get("trie_block_words", {}).clear()
+            # Each round a stream seen first (as a crawl's): what jieba_trie remembers of Chinese text (each block's
+            # words, each character pair's start) forgotten, else every block of a round would be one already cut.
+            tokenizer.__dict__.pop("trie_block_words", None)
+            tokenizer.__dict__.pop("trie_start_memo", None)
             spent = dict.fromkeys(versions, 0.0)
             for i, doc in enumerate(docs):
                 for name in (("other", "this") if (i + number) % 2 == 0 else ("this", "other")):

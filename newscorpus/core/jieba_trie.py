@@ -267,6 +267,42 @@ def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
     return words
 
 
+# Positions where no word of two characters or more starts (56-57 % of the positions of the zh body windows'
+# distinct blocks of ../shared/data/dedup and of the demo's articles): their only word is the character itself, if
+# any, its weight found without walking the trie, from a memo per character pair (_StartMemo, emptied when it holds
+# this many, ~150 B an entry): a crawl's Chinese text repeats its pairs (6,077 distinct in the dedup set's windows,
+# 1,544 in the demo's 300 articles). Route of the demo's distinct blocks 30 -> 25 ms with the memo empty at the start,
+# the dedup set's blocks 36 -> 36 ms (a pair seen first costs a walk and more), ~27 ms once it is filled
+# (issue 18, 2026-11-24).
+START_MEMO_SIZE = 1 << 14
+_SEVERAL = object()  # a word of two characters or more may start here: walk the trie
+_UNKNOWN = object()
+
+
+class _StartMemo:
+    """A tokenizer's memo of `single_weight` per character pair."""
+
+    __slots__ = ("pairs", "trie", "weights")
+
+    def __init__(self, trie: marisa_trie.Trie, weights: memoryview) -> None:
+        self.pairs: dict[str, Any] = {}
+        self.trie, self.weights = trie, weights
+
+    def single_weight(self, pair: str) -> Any:
+        """For the one or two characters at a position: _SEVERAL when a dictionary word of two characters or more
+        may start with them, else the weight of the first character as a word, or None when it is none."""
+        if len(self.pairs) >= START_MEMO_SIZE:
+            self.pairs.clear()
+        try:
+            several = len(pair) == 2 and next(self.trie.iterkeys(pair), None) is not None
+            key_id = None if several else self.trie.get(pair[0])
+        except UnicodeEncodeError:  # a lone surrogate: no word holds one
+            several, first = False, pair[:1]
+            key_id = self.trie.get(first) if _encodable(first) else None
+        answer = self.pairs[pair] = _SEVERAL if several else None if key_id is None else self.weights[key_id]
+        return answer
+
+
 def _route_ends(self: Any, sentence: str) -> list[int]:
     """The end of the word at each position of jieba's best route (`_get_dag`, `_calc`: route[idx][1]), in one
     backward pass: route[idx] is the max of (weight + route[end + 1] score, end) over the words at idx (the character
@@ -278,9 +314,19 @@ def _route_ends(self: Any, sentence: str) -> list[int]:
     alone = -log(self.total)  # jieba: log(FREQ.get(character) or 1) - log(total), for a character no word starts
     scores: list[float] = [0] * (n + 1)  # type: ignore[list-item]  # jieba's route[n] = (0, 0)
     ends = list(range(n + 1))
+    memo = self.__dict__.get("trie_start_memo")
+    if memo is None:
+        memo = self.trie_start_memo = _StartMemo(self.FREQ.trie, weights)
+    pairs = memo.pairs
     # The words at k are scored as the trie yields them, with no list of (weight, length) made first: 53 -> 45 ms
     # for the 1,353 window texts of ../shared/data/dedup's zh bodies (issue 18, 2026-11-24).
     for k in range(n - 1, -1, -1):
+        weight = pairs.get(sentence[k : k + 2], _UNKNOWN)
+        if weight is _UNKNOWN:
+            weight = memo.single_weight(sentence[k : k + 2])
+        if weight is not _SEVERAL:  # no word of two characters or more starts at k: no walk of the trie
+            scores[k] = (alone if weight is None else weight) + scores[k + 1]
+            continue
         best, best_end = None, 0
         try:
             for word, key_id in prefixes(sentence[k : k + longest]):  # max((score, end)): higher score, later end
@@ -360,6 +406,7 @@ def install(tokenizer: Any, folder: Path) -> None:
         tokenizer.FREQ, tokenizer.total = frequencies, total
         tokenizer.trie_weights, tokenizer.longest_word = weights, longest
         tokenizer.trie_block_words = {}  # tokenize_no_hmm's memo: eng pattern -> {block: its words}
+        tokenizer.trie_start_memo = _StartMemo(frequencies.trie, weights)  # _route_ends' memo
         tokenizer.get_DAG = MethodType(_get_dag, tokenizer)
         tokenizer.calc = MethodType(_calc, tokenizer)
         tokenizer.initialized = True

@@ -98,8 +98,8 @@ def test_the_one_pass_cut_with_hmm_gives_jiebas_cut(tokenizers):
 
 
 def test_remembered_block_words_give_jiebas_tokenize(tokenizers, monkeypatch):
-    """tokenize_no_hmm's memo of each block's words (BLOCK_MEMO_SIZE): texts cut again, from the memo, and with a
-    memo emptied as it fills, give jieba's tokenize(HMM=False) as the one-pass cut did."""
+    """tokenize_no_hmm's memos (each block's words, BLOCK_MEMO_SIZE; each character pair's start, START_MEMO_SIZE):
+    texts cut again, from the memos, and with memos emptied as they fill, give jieba's tokenize(HMM=False)."""
     own, ours = tokenizers
     patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
     texts = _texts(own, 300, seed=20)
@@ -109,10 +109,12 @@ def test_remembered_block_words_give_jiebas_tokenize(tokenizers, monkeypatch):
         assert [jieba_trie.tokenize_no_hmm(ours, text, *patterns) for text in texts] == expected
     assert ours.trie_block_words[jieba.re_eng]
     monkeypatch.setattr(jieba_trie, "BLOCK_MEMO_SIZE", 7)
+    monkeypatch.setattr(jieba_trie, "START_MEMO_SIZE", 5)  # the route's memo of character pairs (_route_ends)
     ours.trie_block_words.clear()
+    ours.trie_start_memo.pairs.clear()
     for _ in range(2):
         assert [jieba_trie.tokenize_no_hmm(ours, text, *patterns) for text in texts] == expected
-        assert len(ours.trie_block_words[jieba.re_eng]) <= 7
+        assert len(ours.trie_block_words[jieba.re_eng]) <= 7 and len(ours.trie_start_memo.pairs) <= 5
 
 
 def test_the_trie_gives_jiebas_whole_prefix_dictionary(tokenizers):
