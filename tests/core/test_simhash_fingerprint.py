@@ -199,8 +199,11 @@ def test_fingerprint_is_the_weighted_vote_of_the_feature_hashes():
         {},
     ]
     samples += [{f"w{rng.randrange(10**6)}": rng.randint(1, 50) for _ in range(rng.randint(1, 300))} for _ in range(20)]
-    # weights whose sums a float64 would not hold exactly: the vote in integers (simhash_fingerprint._vote)
-    samples += [{"a": 2**51, "b": 2**51 + 1, "c": 1, "d": 2**40 + 3}, {f"w{i}": 2**53 + i for i in range(40)}]
+    # weights whose sums a float32 would not hold exactly: the vote in integers (simhash_fingerprint._vote); and sums
+    # just below that bound (in float32)
+    samples += [{"a": 2**51, "b": 2**51 + 1, "c": 1, "d": 2**40 + 3}, {f"w{i}": 2**53 + i for i in range(40)},
+                {"a": 2**23, "b": 2**23 - 1, "c": 1, "d": 3}, {"a": 2**23 - 1, "b": 2**23 - 3, "c": 1},
+                {f"w{i}": (2**24 - 1) // 300 + i % 3 for i in range(256)}]
     for features in samples:
         assert fingerprint(features) == _fingerprint_by_hand(features)
 
