@@ -92,3 +92,15 @@ def tokens_without_hmm(text: str) -> list[tuple[int, str]]:
 
         return tokenize_no_hmm(tokenizer, text, jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
     return [(start, word) for word, start, _ in tokenizer.tokenize(text, HMM=False)]
+
+
+def words_with_hmm(text: str) -> list[str]:
+    """The words of jieba's `cut(text)` (HMM on): with the trie dictionary installed, its one-pass route
+    (jieba_trie.cut_hmm), else jieba's own."""
+    jieba = jieba_module()
+    tokenizer = jieba.dt
+    if getattr(tokenizer, "trie_weights", None) is not None:
+        from newscorpus.core.jieba_trie import cut_hmm
+
+        return cut_hmm(tokenizer, text, jieba.re_han_default, jieba.re_skip_default, jieba.finalseg.cut)
+    return list(tokenizer.cut(text))

@@ -200,19 +200,36 @@ def _calc(self, sentence: str, dag: dict[int, list[int]], route: dict[int, tuple
             route[idx] = max((weight + route[end + 1][0], end) for end, weight in found)
 
 
+# The words of a Chinese block remembered per tokenizer (and `eng` pattern), emptied when this many are held (~1.5 MB):
+# a block's words are the same every time it is cut, and blocks repeat across articles (reprints, a site's phrases).
+# Of the blocks the body windows cut, 65 % were asked before in ../shared/data/dedup's zh bodies (66 % of their
+# characters), 63 % (33 % of the characters) in benchmarks/crawl_rate.py's 300 demo articles; 4096 holds as many
+# as 8192 there (issue 18, 2026-11-24).
+BLOCK_MEMO_SIZE = 1 << 12
+
+
 def tokenize_no_hmm(tokenizer: Any, text: str, han: Any, skip: Any, eng: Any) -> list[tuple[int, str]]:
     """(start, word) of each word `tokenizer.tokenize(text, HMM=False)` gives, for a tokenizer with the trie
     dictionary: jieba's `cut` (blocks of `han`, the rest split at `skip` or into characters) with each block's DAG
     and best route found in one backward pass, no DAG or route dicts (`_get_dag` then `_calc`, then jieba's
     `__cut_DAG_NO_HMM`: ~40 % of the Chinese body windows' CPU, issue 18, 2026-11-24). `han`, `skip`, `eng`: jieba's
-    re_han_default, re_skip_default, re_eng. tests/core/test_jieba_trie.py compares it with jieba's tokenize."""
+    re_han_default, re_skip_default, re_eng. A block's words are remembered (BLOCK_MEMO_SIZE).
+    tests/core/test_jieba_trie.py compares it with jieba's tokenize."""
     found: list[tuple[int, str]] = []
     position = 0
+    memo = tokenizer.__dict__.setdefault("trie_block_words", {}).get(eng)  # eng pattern -> {block: its words}
+    if memo is None:
+        memo = tokenizer.trie_block_words[eng] = {}
     for block in han.split(text):
         if not block:
             continue
         if han.match(block):
-            for word in _block_words(tokenizer, block, eng):
+            words = memo.get(block)
+            if words is None:
+                if len(memo) >= BLOCK_MEMO_SIZE:
+                    memo.clear()
+                words = memo[block] = tuple(_block_words(tokenizer, block, eng))
+            for word in words:
                 found.append((position, word))
                 position += len(word)
         else:
@@ -228,37 +245,9 @@ def tokenize_no_hmm(tokenizer: Any, text: str, han: Any, skip: Any, eng: Any) ->
 
 
 def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
-    """jieba's `__cut_DAG_NO_HMM` of one block over `_get_dag` and `_calc`: route[idx] is the max of (weight +
-    route[end + 1] score, end) over the words at idx (the character alone, at -log(total), when none)."""
-    prefixes = self.FREQ.trie.iter_prefixes_with_ids
-    weights = self.trie_weights
-    longest = self.longest_word
+    """jieba's `__cut_DAG_NO_HMM` of one block over `_get_dag` and `_calc` (`_route_ends`)."""
+    ends = _route_ends(self, sentence)
     n = len(sentence)
-    alone = -log(self.total)  # jieba: log(FREQ.get(character) or 1) - log(total), for a character no word starts
-    scores: list[float] = [0] * (n + 1)  # type: ignore[list-item]  # jieba's route[n] = (0, 0)
-    ends = list(range(n + 1))
-    # The words at k are scored as the trie yields them, with no list of (weight, length) made first: 53 -> 45 ms
-    # for the 1,353 window texts of ../shared/data/dedup's zh bodies (issue 18, 2026-11-24).
-    for k in range(n - 1, -1, -1):
-        best, best_end = None, 0
-        try:
-            for word, key_id in prefixes(sentence[k : k + longest]):  # max((score, end)): higher score, later end
-                end = k - 1 + len(word)
-                score = weights[key_id] + scores[end + 1]
-                if best is None or score > best or (score == best and end > best_end):
-                    best, best_end = score, end
-        except UnicodeEncodeError:  # a lone surrogate: the words end before it
-            best, best_end = None, 0
-            window = _encodable(sentence[k : k + longest])
-            for word, key_id in prefixes(window) if window else ():
-                end = k - 1 + len(word)
-                score = weights[key_id] + scores[end + 1]
-                if best is None or score > best or (score == best and end > best_end):
-                    best, best_end = score, end
-        if best is None:
-            scores[k] = alone + scores[k + 1]
-        else:
-            scores[k], ends[k] = best, best_end
     words: list[str] = []
     buffer = ""
     x = 0
@@ -278,12 +267,146 @@ def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
     return words
 
 
+# Positions where no word of two characters or more starts (56-57 % of the positions of the zh body windows'
+# distinct blocks of ../shared/data/dedup and of the demo's articles): their only word is the character itself, if
+# any, its weight found without walking the trie, from a memo per character pair (_StartMemo, emptied when it holds
+# this many, ~150 B an entry): a crawl's Chinese text repeats its pairs (6,077 distinct in the dedup set's windows,
+# 1,544 in the demo's 300 articles). Route of the demo's distinct blocks 30 -> 25 ms with the memo empty at the start,
+# the dedup set's blocks 36 -> 36 ms (a pair seen first costs a walk and more), ~27 ms once it is filled
+# (issue 18, 2026-11-24).
+START_MEMO_SIZE = 1 << 14
+_SEVERAL = object()  # a word of two characters or more may start here: walk the trie
+_UNKNOWN = object()
+
+
+class _StartMemo:
+    """A tokenizer's memo of `single_weight` per character pair."""
+
+    __slots__ = ("pairs", "trie", "weights")
+
+    def __init__(self, trie: marisa_trie.Trie, weights: memoryview) -> None:
+        self.pairs: dict[str, Any] = {}
+        self.trie, self.weights = trie, weights
+
+    def single_weight(self, pair: str) -> Any:
+        """For the one or two characters at a position: _SEVERAL when a dictionary word of two characters or more
+        may start with them, else the weight of the first character as a word, or None when it is none."""
+        if len(self.pairs) >= START_MEMO_SIZE:
+            self.pairs.clear()
+        try:
+            several = len(pair) == 2 and next(self.trie.iterkeys(pair), None) is not None
+            key_id = None if several else self.trie.get(pair[0])
+        except UnicodeEncodeError:  # a lone surrogate: no word holds one
+            several, first = False, pair[:1]
+            key_id = self.trie.get(first) if _encodable(first) else None
+        answer = self.pairs[pair] = _SEVERAL if several else None if key_id is None else self.weights[key_id]
+        return answer
+
+
+def _route_ends(self: Any, sentence: str) -> list[int]:
+    """The end of the word at each position of jieba's best route (`_get_dag`, `_calc`: route[idx][1]), in one
+    backward pass: route[idx] is the max of (weight + route[end + 1] score, end) over the words at idx (the character
+    alone, at -log(total), when none)."""
+    prefixes = self.FREQ.trie.iter_prefixes_with_ids
+    weights = self.trie_weights
+    longest = self.longest_word
+    n = len(sentence)
+    alone = -log(self.total)  # jieba: log(FREQ.get(character) or 1) - log(total), for a character no word starts
+    scores: list[float] = [0] * (n + 1)  # type: ignore[list-item]  # jieba's route[n] = (0, 0)
+    ends = list(range(n + 1))
+    memo = self.__dict__.get("trie_start_memo")
+    if memo is None:
+        memo = self.trie_start_memo = _StartMemo(self.FREQ.trie, weights)
+    pairs = memo.pairs
+    # The words at k are scored as the trie yields them, with no list of (weight, length) made first: 53 -> 45 ms
+    # for the 1,353 window texts of ../shared/data/dedup's zh bodies (issue 18, 2026-11-24).
+    for k in range(n - 1, -1, -1):
+        weight = pairs.get(sentence[k : k + 2], _UNKNOWN)
+        if weight is _UNKNOWN:
+            weight = memo.single_weight(sentence[k : k + 2])
+        if weight is not _SEVERAL:  # no word of two characters or more starts at k: no walk of the trie
+            scores[k] = (alone if weight is None else weight) + scores[k + 1]
+            continue
+        best, best_end = None, 0
+        try:
+            for word, key_id in prefixes(sentence[k : k + longest]):  # max((score, end)): higher score, later end
+                end = k - 1 + len(word)
+                score = weights[key_id] + scores[end + 1]
+                if best is None or score > best or (score == best and end > best_end):
+                    best, best_end = score, end
+        except UnicodeEncodeError:  # a lone surrogate: the words end before it
+            best, best_end = None, 0
+            window = _encodable(sentence[k : k + longest])
+            for word, key_id in prefixes(window) if window else ():
+                end = k - 1 + len(word)
+                score = weights[key_id] + scores[end + 1]
+                if best is None or score > best or (score == best and end > best_end):
+                    best, best_end = score, end
+        if best is None:
+            scores[k] = alone + scores[k + 1]
+        else:
+            scores[k], ends[k] = best, best_end
+    return ends
+
+
+def cut_hmm(tokenizer: Any, text: str, han: Any, skip: Any, hmm_cut: Any) -> list[str]:
+    """`list(tokenizer.cut(text))` (HMM on) for a tokenizer with the trie dictionary: jieba's `cut` and
+    `__cut_DAG` with each block's route from `_route_ends` (no DAG or route dicts: `_get_dag` and `_calc` were ~2/3
+    of a Chinese title's cut, keywords.segment, issue 18, 2026-11-24). `han`, `skip`: jieba's re_han_default,
+    re_skip_default; `hmm_cut`: jieba's finalseg.cut. tests/core/test_jieba_trie.py compares it with jieba's cut."""
+    found: list[str] = []
+    for block in han.split(text):
+        if not block:
+            continue
+        if han.match(block):
+            _cut_block_hmm(tokenizer, block, hmm_cut, found)
+        else:
+            for part in skip.split(block):
+                if skip.match(part):
+                    found.append(part)
+                else:
+                    found.extend(part)
+    return found
+
+
+def _cut_block_hmm(self: Any, sentence: str, hmm_cut: Any, found: list[str]) -> None:
+    """jieba's `__cut_DAG` of one block, its words appended to `found`: the route's single characters gathered, a
+    run of them cut by the HMM when it is no dictionary word (jieba's `not FREQ.get(run)`)."""
+    ends = _route_ends(self, sentence)
+    n = len(sentence)
+    buffer = ""
+    x = 0
+    while x < n:
+        y = ends[x] + 1
+        if y - x == 1:
+            buffer += sentence[x]
+        else:
+            if buffer:
+                _flush_hmm(self, buffer, hmm_cut, found)
+                buffer = ""
+            found.append(sentence[x:y])
+        x = y
+    if buffer:
+        _flush_hmm(self, buffer, hmm_cut, found)
+
+
+def _flush_hmm(self: Any, buffer: str, hmm_cut: Any, found: list[str]) -> None:
+    if len(buffer) == 1:
+        found.append(buffer)
+    elif not self.FREQ.get(buffer):
+        found.extend(hmm_cut(buffer))
+    else:
+        found.extend(buffer)
+
+
 def install(tokenizer: Any, folder: Path) -> None:
     """Give a jieba `Tokenizer` the trie dictionary of `folder` (raises OSError or ValueError when unreadable)."""
     frequencies, weights, total, longest = load(folder)
     with tokenizer.lock:
         tokenizer.FREQ, tokenizer.total = frequencies, total
         tokenizer.trie_weights, tokenizer.longest_word = weights, longest
+        tokenizer.trie_block_words = {}  # tokenize_no_hmm's memo: eng pattern -> {block: its words}
+        tokenizer.trie_start_memo = _StartMemo(frequencies.trie, weights)  # _route_ends' memo
         tokenizer.get_DAG = MethodType(_get_dag, tokenizer)
         tokenizer.calc = MethodType(_calc, tokenizer)
         tokenizer.initialized = True

@@ -22,7 +22,7 @@ from itertools import chain, compress, count, islice
 import numpy as np
 
 from newscorpus.core.body_text import CJK_CHAR, WORD_CHAR, classify, code_points, fold_nfkc_characters
-from newscorpus.core.jieba_dictionary import jieba_module, tokens_without_hmm
+from newscorpus.core.jieba_dictionary import tokens_without_hmm, words_with_hmm
 from newscorpus.core.text import HAN_RANGES, characters
 
 # A text is Chinese when at least this share of its word characters are CJK ideographs. 0.3 sits far from
@@ -84,14 +84,10 @@ def load_stopwords(lang: str) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
-def _jieba():  # noqa: ANN202 - the jieba module, loaded once (newscorpus.core.jieba_dictionary)
-    return jieba_module()
-
-
 def segment(text: str, lang: str) -> list[str]:
     """Words of an already normalised text: jieba for Chinese, `\\w+` runs otherwise."""
     if lang == "zh":
-        return [w for w in _jieba().cut(text) if w.strip()]
+        return [w for w in words_with_hmm(text) if w.strip()]
     return _WORD.findall(text)
 
 

@@ -41,11 +41,11 @@ def simhash_features(normalized_body: str, lang: str) -> dict[str, int]:
     return dict(zip(map(_feature_text, features), _weights(counts).tolist(), strict=True))
 
 
-def _weights(counts: list[int]) -> np.ndarray:
-    counted = np.array(counts, dtype=np.int64)
+def _weights(counts: list[int] | np.ndarray) -> np.ndarray:
+    counted = np.asarray(counts, dtype=np.int64)
     weights = _WEIGHTS[np.minimum(counted, len(_WEIGHTS) - 1)]
     for i in np.flatnonzero(counted >= len(_WEIGHTS)).tolist():
-        weights[i] = min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(counts[i])))
+        weights[i] = min(MAX_FEATURE_WEIGHT, 1 + int(math.log2(int(counted[i]))))
     return weights
 
 
@@ -58,31 +58,23 @@ def _feature_text(feature: Feature) -> str:
 
 def top_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int]]:
     """The MAX_FEATURES most frequent features and their counts, ties in order of first appearance (the order of
-    `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words."""
-    features, counts, _ = _ranked_features(body, lang)
-    return features, counts
-
-
-def _ranked_features(body: BodyText, lang: str) -> tuple[list[Feature], list[int], np.ndarray]:
-    """`top_features`, and the CRC pairs of those features' texts: the CJK bigrams' from their keys
-    (`bigram_crc_pairs`), the words' from the word memo the shingle sketch has just asked for the same words."""
+    `Counter.most_common`); Chinese: CJK bigrams (most frequent first, then by key) before the other words.
+    `body_fingerprint` chooses the same features without ranking them (`_chosen_features`)."""
     if lang == "zh":
         keys, key_counts = _top_cjk_bigrams(body.cjk_codes)
         features, counts = keys.tolist(), key_counts.tolist()
         words, keep = body.latin_words, keyword_test("en")
     else:
-        keys = np.zeros(0, dtype=np.uint32)
         features, counts = [], []
         words, keep = body.words, keyword_test(lang)
     word_counts = Counter(words)
     kept = list(filter(keep, word_counts))
     features += kept
     counts += map(word_counts.__getitem__, kept)
-    pairs = np.concatenate((bigram_crc_pairs(keys), WORD_CRCS.pairs(kept))) if len(keys) else WORD_CRCS.pairs(kept)
     if len(features) > 1:  # a stable sort, as most_common's nlargest
         order = sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:MAX_FEATURES]
-        features, counts, pairs = [features[i] for i in order], [counts[i] for i in order], pairs[order]
-    return features, counts, pairs
+        features, counts = [features[i] for i in order], [counts[i] for i in order]
+    return features, counts
 
 
 @cache
@@ -94,18 +86,64 @@ def _stop_chars() -> np.ndarray:
 
 
 def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Keys and counts of the MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out
+    """Keys and counts of the MAX_FEATURES most frequent character bigrams, both-stop-character bigrams left out,
+    most frequent first, then by key."""
+    keys, counts = _cjk_bigram_counts(codes)
+    top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
+    return keys[top], counts[top]
+
+
+def _cjk_bigram_counts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys of the character bigrams, ascending, and their counts, both-stop-character bigrams left out
     (numpy: a Counter over a 4000-character body costs more than the rest of the fingerprint)."""
     stop = _stop_chars()[codes]
     keep = ~(stop[:-1] & stop[1:])  # bigrams across a CJK run boundary are kept: harmless noise
     ranks = CJK_RANK[codes]
     keys = np.sort((ranks[:-1] * np.uint32(CJK_COUNT) + ranks[1:])[keep])
     if not len(keys):
-        return keys, np.zeros(0, dtype=np.intp)
+        return keys, np.zeros(0, dtype=np.int64)
     firsts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    counts = np.diff(firsts, append=len(keys))
-    top = np.argsort(-counts, kind="stable")[:MAX_FEATURES]
-    return keys[firsts[top]], counts[top]
+    counts = np.empty(len(firsts), dtype=np.int64)
+    counts[:-1] = firsts[1:] - firsts[:-1]
+    counts[-1] = len(keys) - firsts[-1]
+    return keys[firsts], counts
+
+
+def _chosen_features(body: BodyText, lang: str) -> tuple[np.ndarray, np.ndarray]:
+    """The counts and CRC pairs of `top_features`' features, in no set order (the vote is a sum): every candidate's
+    count at once, the MAX_FEATURES kept chosen without sorting them (`_top_positions`), CRCs only for those kept.
+    `top_features` ranks them twice, the CJK bigrams then all, and the CRCs were taken of every candidate: ~1/3 of a
+    zh body's fingerprint (issue 18, 2026-11-24)."""
+    if lang == "zh":
+        keys, counts = _cjk_bigram_counts(body.cjk_codes)
+        words, keep = body.latin_words, keyword_test("en")
+    else:
+        keys, counts = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int64)
+        words, keep = body.words, keyword_test(lang)
+    word_counts = Counter(words)
+    kept = list(filter(keep, word_counts))
+    if kept:
+        counts = np.concatenate((counts, np.fromiter(map(word_counts.__getitem__, kept), dtype=np.int64,
+                                                     count=len(kept))))
+    chosen = _top_positions(counts, MAX_FEATURES)
+    if chosen is not None:
+        bigrams = chosen[chosen < len(keys)]
+        words_chosen = (chosen[len(bigrams):] - len(keys)).tolist()
+        keys, kept, counts = keys[bigrams], [kept[i] for i in words_chosen], counts[chosen]
+    pairs = np.concatenate((bigram_crc_pairs(keys), WORD_CRCS.pairs(kept))) if len(keys) else WORD_CRCS.pairs(kept)
+    return counts, pairs
+
+
+def _top_positions(counts: np.ndarray, size: int) -> np.ndarray | None:
+    """Positions (ascending) of the `size` largest counts, ties to the earlier positions: the first `size` of a
+    stable sort by count, most first; None when there are no more than `size`."""
+    if len(counts) <= size:
+        return None
+    least = np.partition(counts, len(counts) - size)[len(counts) - size]  # the size-th largest count
+    above = counts > least
+    ties = np.flatnonzero(counts == least)[: size - int(np.count_nonzero(above))]
+    above[ties] = True
+    return np.flatnonzero(above)
 
 
 # CRC-32 of a CJK bigram's UTF-8 from its two characters' (each 3 bytes: every code point of text.HAN_RANGES lies in
@@ -116,29 +154,30 @@ def _top_cjk_bigrams(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def _cjk_crc_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """CRC-32 (seeds 0 and 1) of each CJK character's UTF-8 by rank, and M as 4 byte tables (~5 ms CPU and 225 KB,
-    once)."""
+def _cjk_crc_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per CJK character by rank: M applied to its CRC-32s (seeds 0 and 1) as the pair's first character, and its
+    CRC-32 (seed 0) as the second, each as a CRC pair (seed 0 << 32 | seed 1): a bigram's pair is the xor of its two
+    characters' (~10 ms CPU and 450 KB, once). M applied per bigram, by its 4 byte tables, was ~1/4 of a zh body's
+    fingerprint without its memo (issue 18, 2026-11-24)."""
     encoded = [chr(code).encode() for code in CJK_CODES]
     seed_0 = np.array([zlib.crc32(text) for text in encoded], dtype=np.uint32)
     seed_1 = np.array([zlib.crc32(text, 1) for text in encoded], dtype=np.uint32)
     zero = zlib.crc32(b"\0\0\0")
     shift = np.array([[zlib.crc32(b"\0\0\0", byte << (8 * k)) ^ zero for byte in range(256)] for k in range(4)],
                      dtype=np.uint32)
-    return seed_0, seed_1, shift
+    shifted = [shift[0][start & 0xFF] ^ shift[1][(start >> 8) & 0xFF] ^ shift[2][(start >> 16) & 0xFF]
+               ^ shift[3][start >> 24] for start in (seed_0, seed_1)]
+    first = shifted[0].astype(np.uint64) << np.uint64(32) | shifted[1].astype(np.uint64)
+    second = seed_0.astype(np.uint64) << np.uint64(32) | seed_0.astype(np.uint64)
+    return first, second
 
 
 def bigram_crc_pairs(keys: np.ndarray) -> np.ndarray:
     """`CrcMemo(_feature_text).pairs(keys.tolist())` for CJK bigram keys: CRC-32 (seed 0) << 32 | CRC-32 (seed 1)
     of the bigram's UTF-8, computed from the characters' CRCs (see above) without a Python call per key."""
-    seed_0, seed_1, shift = _cjk_crc_tables()
-    first, second = np.divmod(np.asarray(keys, dtype=np.int64), CJK_COUNT)
-    tail = seed_0[second]
-    crcs = []
-    for start in (seed_0[first], seed_1[first]):
-        crcs.append(shift[0][start & 0xFF] ^ shift[1][(start >> 8) & 0xFF] ^ shift[2][(start >> 16) & 0xFF]
-                    ^ shift[3][start >> 24] ^ tail)
-    return crcs[0].astype(np.uint64) << np.uint64(32) | crcs[1].astype(np.uint64)
+    first, second = _cjk_crc_tables()
+    ranks = np.divmod(np.asarray(keys, dtype=np.int64), CJK_COUNT)
+    return first[ranks[0]] ^ second[ranks[1]]
 
 
 def feature_hashes(features: list[str]) -> np.ndarray:
@@ -167,19 +206,20 @@ def fingerprint(features: dict[str, int]) -> int:
 
 def body_fingerprint(body: BodyText, lang: str) -> int | None:
     """`fingerprint(simhash_features(...))` of a body without spelling out its features; None when it has none."""
-    features, counts, pairs = _ranked_features(body, lang)
-    return _vote(_mixed(pairs), _weights(counts)) if features else None
+    counts, pairs = _chosen_features(body, lang)
+    return _vote(_mixed(pairs), _weights(counts)) if len(counts) else None
 
 
 def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:
     if not len(hashes):
         return 0
     bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    # Σ ±weight: + where the hash has the bit. In float64 when every partial sum is a whole number below 2**53, so
-    # exact (a body's: at most MAX_FEATURES x MAX_FEATURE_WEIGHT): numpy's int64 product, not BLAS, took 1/3 more of
-    # the vote's time (32 -> 23 µs per body of 256 features, 2026-11-24).
-    if int(np.abs(weights).sum()) < 1 << 52:
-        votes = 2 * (weights.astype(np.float64) @ bits.astype(np.float64)) - float(weights.sum())
+    # Σ ±weight: + where the hash has the bit. In float32 when every partial sum, and twice the sum, is a whole number
+    # float32 holds exactly (below 2**24; a body's: at most MAX_FEATURES x MAX_FEATURE_WEIGHT = 12,800), so exact:
+    # numpy's int64 product, not BLAS, took 1/3 more of the vote's time (32 -> 23 µs per body of 256 features), and
+    # float64's 1/2 more than float32's (15.5 -> 10 µs, issue 18, 2026-11-24).
+    if int(np.abs(weights).sum()) < 1 << 24:
+        votes = 2 * (weights.astype(np.float32) @ bits.astype(np.float32)) - np.float32(weights.sum())
     else:
         votes = 2 * (weights @ bits.astype(np.int64)) - weights.sum()
     return int.from_bytes(np.packbits(votes > 0, bitorder="little").tobytes(), "little")

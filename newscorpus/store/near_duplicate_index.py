@@ -116,6 +116,7 @@ _sketches_lock = threading.Lock()
 _ARRAY_HEADER = np.dtype([("ndim", ">i4"), ("flags", ">i4"), ("element_type", ">u4")])
 _ARRAY_ELEMENT = np.dtype([("length", ">i4"), ("value", ">i8")])
 _BIGINT_OID = 20
+_HEADER_FIELDS = struct.Struct(">iiI")  # _ARRAY_HEADER's fields
 
 
 class BigintArrayBinary(bytes):
@@ -148,15 +149,14 @@ def use_binary_bigint_arrays(connection: psycopg.Connection) -> None:
 
 def sketch_hashes(data: bytes) -> np.ndarray:
     """The values of a bigint[] sent in Postgres's binary array format (`array_send`), as int64, in order."""
-    header = np.frombuffer(data, dtype=_ARRAY_HEADER, count=1)[0]
-    if header["ndim"] == 0:
+    ndim, _, element_type = _HEADER_FIELDS.unpack_from(data)  # struct: a numpy record's fields cost ~3 µs a row
+    if ndim == 0:
         return np.zeros(0, dtype=np.int64)
-    if header["ndim"] != 1 or header["element_type"] != _BIGINT_OID:
-        raise ValueError(f"a sketch is a one-dimensional bigint[], not ndim {header['ndim']} of type "
-                         f"{header['element_type']}")
+    if ndim != 1 or element_type != _BIGINT_OID:
+        raise ValueError(f"a sketch is a one-dimensional bigint[], not ndim {ndim} of type {element_type}")
     count = int.from_bytes(data[12:16], "big", signed=True)
     elements = np.frombuffer(data, dtype=_ARRAY_ELEMENT, count=count, offset=20)
-    if np.any(elements["length"] != 8):
+    if (elements["length"] != 8).any():  # the method: np.any's wrapper costs ~1.5 µs a row
         raise ValueError("a sketch holds a NULL")
     return elements["value"].astype(np.int64)
 

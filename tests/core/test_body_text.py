@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 import unicodedata
@@ -9,6 +10,7 @@ import zlib
 
 import pytest
 
+from newscorpus.core import body_text
 from newscorpus.core.body_text import (
     CJK_CODES,
     CJK_COUNT,
@@ -90,3 +92,17 @@ def test_folding_characters_keeps_the_nfkc_and_leaves_a_chinese_body_normal():
     combining = "e\u0301 ｅ\u0301"  # composing is left to that NFKC call
     assert unicodedata.normalize("NFKC", fold_nfkc_characters(combining)) == unicodedata.normalize("NFKC", combining)
     assert "，" not in folded and "(记者 王明)covid-19...1⁄2" in folded.lower()
+
+
+def test_short_texts_fold_as_the_arrays_fold_them(monkeypatch):
+    """fold_nfkc_characters below SHORT_TEXT (str.translate, body_text._fold_short) against its array version, on
+    texts cut from the test texts and on random characters of every kind: full-width, compatibility characters
+    whose NFKC is several characters (one inside another's: "½" gives "⁄"), astral, surrogates, combining marks."""
+    rng = random.Random(18)
+    alphabet = "".join(TEXTS) + "（）ＡＢ１２…½¼ﬁ㍿⁄／ｶﾞ\u2460\u33ff\U0001d400\U0002f800\ud800\udfff\u0301\u00a0ß"
+    samples = [text[i : i + n] for text in TEXTS for i in range(0, len(text), 7) for n in (1, 5, 20, 63)]
+    samples += ["".join(rng.choices(alphabet, k=rng.randint(0, body_text.SHORT_TEXT - 1))) for _ in range(3000)]
+    samples += ["".join(chr(rng.randrange(0x110000)) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+    short = [fold_nfkc_characters(text) for text in samples]
+    monkeypatch.setattr(body_text, "SHORT_TEXT", 0)  # every text through the arrays
+    assert short == [fold_nfkc_characters(text) for text in samples]

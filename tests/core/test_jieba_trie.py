@@ -83,6 +83,40 @@ def test_the_one_pass_cut_without_hmm_gives_jiebas_tokenize(tokenizers):
         assert expected == [(start, word) for word, start, _ in ours.tokenize(text, HMM=False)], text
 
 
+def test_the_one_pass_cut_with_hmm_gives_jiebas_cut(tokenizers):
+    """jieba_trie.cut_hmm (the titles' words, keywords.segment) against jieba's own cut (HMM on) with jieba's own
+    dictionary, and against the trie tokenizer's."""
+    own, ours = tokenizers
+    patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.finalseg.cut)
+    texts = _texts(own, 2000, seed=21)
+    texts += ["", " ", "南宁市长", "abc 南宁\ud800市", "ＡＢＣ１２３南宁", "\ud800", "a1b2南", "鄙人姓杜的杜镇长来了",
+              "他来到了网易杭研大厦", "小明硕士毕业于中国科学院计算所"]  # runs of single characters the HMM cuts
+    for text in texts:
+        expected = list(own.cut(text))
+        assert jieba_trie.cut_hmm(ours, text, *patterns) == expected, text
+        assert expected == list(ours.cut(text)), text
+
+
+def test_remembered_block_words_give_jiebas_tokenize(tokenizers, monkeypatch):
+    """tokenize_no_hmm's memos (each block's words, BLOCK_MEMO_SIZE; each character pair's start, START_MEMO_SIZE):
+    texts cut again, from the memos, and with memos emptied as they fill, give jieba's tokenize(HMM=False)."""
+    own, ours = tokenizers
+    patterns = (jieba.re_han_default, jieba.re_skip_default, jieba.re_eng)
+    texts = _texts(own, 300, seed=20)
+    expected = [[(start, word) for word, start, _ in own.tokenize(text, HMM=False)] for text in texts]
+    ours.trie_block_words.clear()
+    for _ in range(2):  # the second time from the memo
+        assert [jieba_trie.tokenize_no_hmm(ours, text, *patterns) for text in texts] == expected
+    assert ours.trie_block_words[jieba.re_eng]
+    monkeypatch.setattr(jieba_trie, "BLOCK_MEMO_SIZE", 7)
+    monkeypatch.setattr(jieba_trie, "START_MEMO_SIZE", 5)  # the route's memo of character pairs (_route_ends)
+    ours.trie_block_words.clear()
+    ours.trie_start_memo.pairs.clear()
+    for _ in range(2):
+        assert [jieba_trie.tokenize_no_hmm(ours, text, *patterns) for text in texts] == expected
+        assert len(ours.trie_block_words[jieba.re_eng]) <= 7 and len(ours.trie_start_memo.pairs) <= 5
+
+
 def test_the_trie_gives_jiebas_whole_prefix_dictionary(tokenizers):
     own, ours = tokenizers
     assert ours.total == own.total

@@ -199,8 +199,11 @@ def test_fingerprint_is_the_weighted_vote_of_the_feature_hashes():
         {},
     ]
     samples += [{f"w{rng.randrange(10**6)}": rng.randint(1, 50) for _ in range(rng.randint(1, 300))} for _ in range(20)]
-    # weights whose sums a float64 would not hold exactly: the vote in integers (simhash_fingerprint._vote)
-    samples += [{"a": 2**51, "b": 2**51 + 1, "c": 1, "d": 2**40 + 3}, {f"w{i}": 2**53 + i for i in range(40)}]
+    # weights whose sums a float32 would not hold exactly: the vote in integers (simhash_fingerprint._vote); and sums
+    # just below that bound (in float32)
+    samples += [{"a": 2**51, "b": 2**51 + 1, "c": 1, "d": 2**40 + 3}, {f"w{i}": 2**53 + i for i in range(40)},
+                {"a": 2**23, "b": 2**23 - 1, "c": 1, "d": 3}, {"a": 2**23 - 1, "b": 2**23 - 3, "c": 1},
+                {f"w{i}": (2**24 - 1) // 300 + i % 3 for i in range(256)}]
     for features in samples:
         assert fingerprint(features) == _fingerprint_by_hand(features)
 
@@ -229,3 +232,29 @@ def test_bigram_crcs_from_the_characters_crcs_are_the_crcs_of_the_bigram_text():
     assert all(len(text) == 2 and len(text.encode()) == 6 for text in texts)
     assert bigram_crc_pairs(np.array(keys, dtype=np.uint32)).tolist() == [_text_crc_pair(text) for text in texts]
     assert bigram_crc_pairs(np.zeros(0, dtype=np.uint32)).tolist() == []
+
+
+def _tied_bodies(rng: random.Random) -> list[tuple[str, str]]:
+    """Bodies with many more candidate features than MAX_FEATURES and many ties at the cut, Chinese and English."""
+    han = [chr(code) for code in range(0x4E00, 0x4E00 + 60)] + ["的", "了", "是"]
+    latin = [f"w{i:03d}x" for i in range(400)]
+    bodies = []
+    for _ in range(60):
+        zh = "".join(rng.choice(han) + (" " + rng.choice(latin) + " " if rng.random() < 0.1 else "")
+                     for _ in range(rng.randint(0, 3000)))
+        en = " ".join(rng.choice(latin[: rng.randint(1, 400)]) for _ in range(rng.randint(0, 1500)))
+        bodies += [(zh, "zh"), (en, "en"), (zh + " " + en, "zh")]
+    return bodies
+
+
+def test_chosen_features_vote_as_the_ranked_features():
+    """body_fingerprint's features chosen without ranking (simhash_fingerprint._chosen_features) give the
+    fingerprint of the ranked features (simhash_features, top_features), ties at the MAX_FEATURES cut included."""
+    bodies = _tied_bodies(random.Random(18))
+    bodies += [("\n".join(ZH_PARAGRAPHS) * 5, "zh"), ("\n\n".join(EN_PARAGRAPHS) * 5, "en"), ("", "zh"), ("", "en"),
+               ("的了的了的", "zh"), ("library " * 5000 + "opens " * 4095, "en")]
+    for text, lang in bodies:
+        normalized = normalize_text(text)
+        features = simhash_features(normalized, lang)
+        expected = fingerprint(features) if features else None
+        assert body_fingerprint(BodyText.of(normalized), lang) == expected, text[:80]

@@ -12,7 +12,8 @@ import psycopg
 import pytest
 
 from migrations.runner import migrate
-from newscorpus.core.keywords import _jieba, is_keyword
+from newscorpus.core.jieba_dictionary import jieba_module
+from newscorpus.core.keywords import is_keyword
 from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
 from newscorpus.core.text import source_hash
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
@@ -29,7 +30,7 @@ HEADERS = {"zh": ["来源：新华网", "本文转载自澎湃新闻", "原创 �
 def vocabulary(lang: str) -> list[str]:
     if lang == "zh":  # real words (jieba's), so the keyword path works as on real text
         text = "".join(ZH_PARAGRAPHS + ZH_FOLLOWUP_PARAGRAPHS)
-        return sorted({w for w in _jieba().cut(text) if is_keyword(w, "zh")})
+        return sorted({w for w in jieba_module().cut(text) if is_keyword(w, "zh")})
     rng = random.Random(6)
     return sorted({"".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=rng.randint(4, 9))) for _ in range(3000)})
 
@@ -41,7 +42,7 @@ def story(number: int) -> tuple[str, str, list[str]]:
     glue = "" if lang == "zh" else " "
     paragraphs = [glue.join(rng.choices(words, k=40)) + ("。" if lang == "zh" else ".") for _ in range(6)]
     title = glue.join(rng.sample(paragraphs[0].rstrip("。.").split(glue) if lang == "en" else
-                                 [w for w in _jieba().cut(paragraphs[0]) if is_keyword(w, "zh")], 6))
+                                 [w for w in jieba_module().cut(paragraphs[0]) if is_keyword(w, "zh")], 6))
     return lang, title, paragraphs
 
 
