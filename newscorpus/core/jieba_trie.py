@@ -405,8 +405,6 @@ def install(tokenizer: Any, folder: Path) -> None:
     with tokenizer.lock:
         tokenizer.FREQ, tokenizer.total = frequencies, total
         tokenizer.trie_weights, tokenizer.longest_word = weights, longest
-        tokenizer.trie_block_words = {}  # tokenize_no_hmm's memo: eng pattern -> {block: its words}
-        tokenizer.trie_start_memo = _StartMemo(frequencies.trie, weights)  # _route_ends' memo
         tokenizer.get_DAG = MethodType(_get_dag, tokenizer)
         tokenizer.calc = MethodType(_calc, tokenizer)
         tokenizer.initialized = True

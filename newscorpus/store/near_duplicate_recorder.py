@@ -50,7 +50,7 @@ class NearDuplicateRecorder:
         self.held = HeldConnection(dsn)  # used only in the executor's one thread
         self.process = DecisionProcess(dsn, config) if in_process else None  # likewise
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="near_duplicate")
-        self.batches = GroupBatches(self._run, batch_size, split_on=REFUSED, on_batch=on_batch)
+        self._batches = GroupBatches(self._run, batch_size, split_on=REFUSED, on_batch=on_batch)
 
     @property
     def retries(self) -> int:
@@ -74,12 +74,12 @@ class NearDuplicateRecorder:
     async def decide(self, url: str, site_id: int, title: str, body: str,
                      language: str | None = None) -> NearDuplicateOutcome | None | Exception:
         try:
-            return await self.batches.submit((url, site_id, title, body, language))
+            return await self._batches.submit((url, site_id, title, body, language))
         except REFUSED as error:  # refused alone, or the server away past the retry window
             return error
 
     async def close(self) -> None:
-        await self.batches.close()
+        await self._batches.close()
         await self.call(self.held.close)
         if self.process is not None:
             await self.call(self.process.close)

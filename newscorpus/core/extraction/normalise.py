@@ -127,12 +127,11 @@ def _is_email_field(field: etree._Element) -> bool:
 # Labels and menus are short; 1000 characters leaves room for a menu dropped with its button. Only <button>:
 # a <textarea> holding much text holds escaped markup (1905.com), not page content.
 BUTTON_MAX_CHARS = 1000
-# The same for the other dropped elements that an unclosed start tag can make hold the page (a <select>, an
-# <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a container. Not the
-# text-count test: a <select> of 200 countries holds 2,000 characters of options.
+# The same for the other dropped elements that an unclosed start tag can make hold the page (markup.NESTING_DROPS:
+# a <select>, an <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a
+# container. Not the text-count test: a <select> of 200 countries holds 2,000 characters of options.
 # Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
 # which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
-_NESTING_DROPS = NESTING_DROPS  # defined in markup.py, whose walk collects them for clean_tree
 _CONTENT_TAGS = ("p", "main", "article", "section", "h1", "h2", "h3")
 
 
@@ -281,7 +280,7 @@ def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
     buttons = root.iter("button") if markup is None else markup.buttons
     for button in [b for b in buttons if holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
         button.tag = "div"
-    nesting = root.iter(*_NESTING_DROPS) if markup is None else markup.nesting
+    nesting = root.iter(*NESTING_DROPS) if markup is None else markup.nesting
     for element in [e for e in nesting if holds_content(e)]:
         element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
