@@ -90,6 +90,18 @@ def proportional_set_size(pid: int) -> int:
     return 0
 
 
+def unexecuted_fork(process: psutil.Process) -> bool:
+    """Whether `process` is a child forked (or vforked) by its parent that has not yet exec'd: its pages are the
+    parent's, shared, so its RSS counts them again. Scrapy's start-up log calls platform.platform(), which runs
+    `uname -p` (a vfork); a sample that fell in that window showed the tree at twice the crawl's start-up RSS, the
+    one-off 170-230 MB peaks of earlier rounds (2026-11-25, issue 18)."""
+    try:
+        parent = process.parent()
+        return parent is not None and process.cmdline() == parent.cmdline()
+    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        return True
+
+
 def run_measured(command: list[str], env: dict, pss: bool = False, cwd: Path = PROJECT_ROOT
                  ) -> tuple[subprocess.CompletedProcess, float, float, int, int | None]:
     """Runs `command` in `cwd`; wall seconds, CPU seconds of its process tree, peak RSS of the tree (sampled), and
@@ -112,6 +124,8 @@ def run_measured(command: list[str], env: dict, pss: bool = False, cwd: Path = P
                 total = proportional = 0
                 for process in tree:
                     try:
+                        if unexecuted_fork(process):
+                            continue
                         total += process.memory_info().rss
                         if pss:
                             proportional += proportional_set_size(process.pid)
