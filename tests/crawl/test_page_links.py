@@ -63,3 +63,34 @@ def test_a_full_cache_is_emptied_and_answers_stay_the_same(monkeypatch):
     reader = PageLinks([r"/search"])
     assert reader.urls(page) == reader.urls(page) == scrapy_urls(page, [r"/search"])
     assert len(reader._allowed) <= 3
+
+
+SHARED_LINKS = """<html><head>{base}<title>t</title></head><body>
+<a href="/news/a.html">rooted</a> <a href="/news/../b.html?x=1#top">rooted, dots</a> <a href="c.html">relative</a>
+<a href="https://example.com/d.html">absolute</a> <a href="http://example.com/e/../f.html">absolute, other scheme</a>
+<a href="/搜索?词=新闻">rooted, unicode query</a> <a href=" /news/a.html ">rooted, spaced</a> <a href="/">home</a>
+</body></html>"""
+
+
+def test_one_reader_over_pages_of_other_paths_hosts_schemes_and_encodings_gives_scrapys_links():
+    # the joined URL of a rooted or absolute href is kept per origin and encoding: it must not leak from one page
+    # to a page of another host, scheme, <base> or encoding
+    pages = [HtmlResponse(url, body=SHARED_LINKS.format(base=base).encode(encoding), encoding=encoding)
+             for url in ("https://example.com/", "https://example.com/2026/11/story.html",
+                         "http://example.com/section/", "https://other.example.org/x/y.html")
+             for base in ("", '<base href="https://mirror.example.net/deep/dir/">')
+             for encoding in ("utf-8", "gbk")]
+    reader = PageLinks()
+    for _ in range(2):
+        for page in pages:
+            assert reader.urls(page) == scrapy_urls(page, []), (page.url, page.encoding)
+    assert len({tuple(scrapy_urls(page, [])) for page in pages}) > 8  # the pages do differ
+
+
+def test_a_full_join_cache_is_emptied_and_answers_stay_the_same(monkeypatch):
+    monkeypatch.setattr(page_links, "JOINED_CACHE_SIZE", 2)
+    page = HtmlResponse("https://example.com/section/page.html", body=SHARED_LINKS.format(base="").encode(),
+                        encoding="utf-8")
+    reader = PageLinks()
+    assert reader.urls(page) == reader.urls(page) == scrapy_urls(page, [])
+    assert len(reader._joined) <= 2
