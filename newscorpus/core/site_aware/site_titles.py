@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Separators sites put between a headline and their name: "|", "｜", "_", "·", "»", "::", dashes (spaced or
 # not: "标题-中国新闻网"). A hyphen inside a word ("COVID-19") is a cut point too; an affix there is learnt
@@ -30,8 +31,13 @@ AFFIX_MIN_PAGES = 3
 AFFIX_SHARE = 0.5
 CONSTANT_MIN_PAGES = 3
 RECENT_PAGES = 50  # pages remembered per site (the same bound as the cascade's observations)
+# Folded texts kept: a page's title and headings are folded ~16 times per page as it is learnt and its title
+# chosen (the demo crawl, 2026-11-25); 4,096 texts of a few hundred characters at most is ~2 MB.
+FOLD_CACHE_SIZE = 4096
+_KINDS = ("suffixes", "prefixes")
 
 
+@lru_cache(maxsize=FOLD_CACHE_SIZE)
 def fold(text: str) -> str:
     """The form texts are compared in: NFKC, dashes unified, case folded, spaces collapsed."""
     text = unicodedata.normalize("NFKC", text).translate(_DASHES).casefold()
@@ -74,6 +80,9 @@ class SiteTitles:
 
     recent: deque[_PageTitles] = field(default_factory=lambda: deque(maxlen=RECENT_PAGES))
     _learnt_cache: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    # Over `recent`, kept as pages come and go: on how many pages each affix stands, and how many pages state a title.
+    _counts: dict[str, Counter[str]] = field(default_factory=lambda: {kind: Counter() for kind in _KINDS}, repr=False)
+    _stating: int = field(default=0, repr=False)
 
     def learn(self, stated: Iterable[str], texts: Iterable[str]) -> None:
         """Add a page's stated titles and title-like texts. A page whose texts are all those of a page already
@@ -89,17 +98,27 @@ class SiteTitles:
             found = affixes_of(title)
             suffixes |= found[0]
             prefixes |= found[1]
-        self.recent.append(_PageTitles(frozenset(suffixes), frozenset(prefixes), folded,
-                                       frozenset(fold(self.without_affixes(title)) for title in stated)))
+        page = _PageTitles(frozenset(suffixes), frozenset(prefixes), folded,
+                           frozenset(fold(self.without_affixes(title)) for title in stated))
+        if len(self.recent) == self.recent.maxlen:
+            self._count(self.recent[0], -1)  # the page the append pushes out
+        self.recent.append(page)
+        self._count(page, 1)
         self._learnt_cache.clear()
+
+    def _count(self, page: _PageTitles, step: int) -> None:
+        for kind in _KINDS:
+            counts = self._counts[kind]
+            for affix in getattr(page, kind):
+                counts[affix] += step
+                if not counts[affix]:
+                    del counts[affix]
+        self._stating += step if page.stated else 0
 
     def _learnt(self, kind: str) -> set[str]:
         if kind not in self._learnt_cache:
-            counts: Counter[str] = Counter()
-            for page in self.recent:
-                counts.update(getattr(page, kind))
-            pages = sum(1 for page in self.recent if page.stated)
-            needed = max(AFFIX_MIN_PAGES, AFFIX_SHARE * pages)
+            counts = self._counts[kind]
+            needed = max(AFFIX_MIN_PAGES, AFFIX_SHARE * self._stating)
             learnt = {affix for affix, count in counts.items() if count >= needed}
             # The site's name spelled shorter on some pages (" | 酷 壳" beside " | 酷 壳 - CoolShell"): an affix
             # on AFFIX_MIN_PAGES pages that a learnt one starts (suffix) or ends (prefix) with.
@@ -139,8 +158,13 @@ class SiteTitles:
             return True
         if sum(1 for page in holding if page.stated and key not in page.stated) >= CONSTANT_MIN_PAGES:
             return True
-        affix = _affix_key(text)
-        return any(a.strip(" |") == affix for a in self._learnt("suffixes") | self._learnt("prefixes"))
+        return _affix_key(text) in self._learnt_bare()
+
+    def _learnt_bare(self) -> set[str]:
+        """The learnt suffixes and prefixes without their separators."""
+        if "bare" not in self._learnt_cache:
+            self._learnt_cache["bare"] = {a.strip(" |") for a in self._learnt("suffixes") | self._learnt("prefixes")}
+        return self._learnt_cache["bare"]
 
     def choose(self, candidates: Iterable[str | None]) -> str | None:
         """The first candidate that is not the site's own text and, its affixes removed, is text and not the site's

@@ -3,6 +3,9 @@ logo <h1>) never an article's title, and template fields that keep being checked
 
 from __future__ import annotations
 
+from collections import Counter
+
+from newscorpus.core.site_aware import site_titles
 from newscorpus.core.site_aware.cascade import METHOD_TEMPLATE, SiteAwareExtractor
 from newscorpus.core.site_aware.site_titles import SiteTitles, affixes_of, agrees
 from newscorpus.core.site_aware.templates import BODY, FieldTemplate
@@ -163,3 +166,32 @@ def test_a_part_of_the_site_name_is_never_the_title():
     assert titles.choose([SITE, f"Fourth story | {SITE}"]) == "Fourth story"
     assert titles.choose(["Pebble Notes"]) is None
 
+
+
+def _learnt_from_scratch(titles: SiteTitles, kind: str) -> set[str]:
+    """What was learnt, counted again over the remembered pages (the definition the kept counts must match)."""
+    counts: Counter[str] = Counter()
+    for page in titles.recent:
+        counts.update(getattr(page, kind))
+    needed = max(site_titles.AFFIX_MIN_PAGES, site_titles.AFFIX_SHARE * sum(1 for page in titles.recent if page.stated))
+    learnt = {affix for affix, count in counts.items() if count >= needed}
+    shorter = str.startswith if kind == "suffixes" else str.endswith
+    return learnt | {affix for affix, count in counts.items()
+                     if count >= site_titles.AFFIX_MIN_PAGES and any(shorter(long, affix) for long in learnt)}
+
+
+def test_the_kept_affix_counts_match_a_count_over_the_remembered_pages_as_pages_come_and_go():
+    titles = SiteTitles()
+    sections = ["World", "Tech", "Sport"]
+    for number in range(3 * site_titles.RECENT_PAGES):  # pages are pushed out twice over
+        section = sections[number % 3] if number < 70 else "Opinion"  # the site's affixes change half-way
+        stated = [f"Story {number} - {section} | Daily Example", f"Daily Example: Story {number}"]
+        if number % 7 == 0:
+            stated = []  # a page without a stated title
+        titles.learn(stated, [f"Story {number}", "Daily Example"])
+        for kind in ("suffixes", "prefixes"):
+            assert titles._learnt(kind) == _learnt_from_scratch(titles, kind), (number, kind)
+        assert titles.is_site_text("Daily Example") == (number >= 2)
+    assert len(titles.recent) == site_titles.RECENT_PAGES
+    assert "| opinion | daily example" in titles._learnt("suffixes")
+    assert "| world | daily example" not in titles._learnt("suffixes")
