@@ -32,6 +32,8 @@ def test_every_demo_page_gives_scrapys_links():
     assert 500 < total < sum(len(scrapy_urls(page, [])) for page in pages)  # and the deny patterns bit
     # the second reading answers from the cache: still the same
     assert [reader.urls(page) for page in pages] == [scrapy_urls(page, deny) for page in pages]
+    # and no page keeps a parsed tree (Scrapy's cached selector) after its links were read
+    assert all(page._cached_selector is None for page in pages)
 
 
 ODD_PAGE = """<html><head><base href="/news/2026/"><title>t</title></head><body>

@@ -8,6 +8,11 @@ from __future__ import annotations
 import gc
 import sys
 
+# Imported here, first: Scrapy's deprecated TLS class aliases in these modules each call inspect.stack() at import,
+# which reads the source of every frame above and scans every loaded module; imported later, from deep in the
+# engine's start with the stages' ~200 more modules loaded, they took ~20 ms more of each crawl's start
+# (python -X importtime, 2026-11-25, issue 18).
+import scrapy.core.downloader.contextfactory  # noqa: F401
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.utils.misc import load_object
 
