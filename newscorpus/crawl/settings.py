@@ -68,9 +68,11 @@ ITEM_PIPELINES = {
 EXTENSIONS = {
     "newscorpus.crawl.database.CrawlDatabase": 0,
     "newscorpus.crawl.jobdir_guard.JobdirCrashGuard": 0,   # JOBDIR resume after SIGKILL loses nothing
-    "newscorpus.crawl.start_up_objects.StartUpObjectsFrozen": 0,  # the collector skips what start-up made
+    "newscorpus.crawl.collector.StartUpObjectsFrozen": 0,  # the collector skips what start-up made
+    "newscorpus.crawl.collector.YoungGenerationThreshold": 0,  # and passes over the young objects less often
 }
 NEWSCORPUS_FREEZE_START_UP_OBJECTS = True   # off: every full collection goes through them again (issue 18)
+NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD = 50_000  # 0: Python's own (700); newscorpus/crawl/collector.py says why
 # Scrapy's telnet console and remote control are off (TELNETCONSOLE_ENABLED, REMOTE_CONTROL_ENABLED below) and left
 # out of Scrapy's own list so that they are not even imported: their modules load aiohttp's web server and Twisted's
 # conch, ~0.07-0.11 s of every crawl's start-up (python -X importtime, 2026-11-24, issue 18). Setting them to None in

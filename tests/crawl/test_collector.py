@@ -1,6 +1,7 @@
-"""StartUpObjectsFrozen: what exists when the engine starts leaves the collector's passes; what the crawl makes
-afterwards (pages, items, their reference cycles) is still collected, and a frozen object is still freed when its
-last reference goes."""
+"""The collector in a crawl. StartUpObjectsFrozen: what exists when the engine starts leaves the collector's passes;
+what the crawl makes afterwards (pages, items, their reference cycles) is still collected, and a frozen object is
+still freed when its last reference goes. YoungGenerationThreshold: the youngest generation's threshold is the
+setting's from the crawler's start until the engine stops."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from newscorpus.crawl.start_up_objects import StartUpObjectsFrozen
+from newscorpus.crawl.collector import YOUNG_THRESHOLD, StartUpObjectsFrozen, YoungGenerationThreshold
 
 
 class Page:
@@ -59,3 +60,27 @@ def test_off_with_its_setting():
     crawler = get_crawler(settings_dict={"NEWSCORPUS_FREEZE_START_UP_OBJECTS": False})
     with pytest.raises(NotConfigured):
         StartUpObjectsFrozen.from_crawler(crawler)
+
+
+@pytest.fixture
+def thresholds_back():
+    before = gc.get_threshold()
+    yield before
+    gc.set_threshold(*before)
+
+
+def test_the_young_threshold_holds_from_the_crawlers_start_until_the_engine_stops(thresholds_back):
+    crawler = get_crawler(settings_dict={"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": 12_345})
+    extension = YoungGenerationThreshold.from_crawler(crawler)
+    assert gc.get_threshold() == (12_345, *thresholds_back[1:])
+    extension.engine_stopped()
+    assert gc.get_threshold() == thresholds_back
+
+
+def test_the_young_threshold_defaults_to_the_measured_one_and_zero_leaves_pythons(thresholds_back):
+    YoungGenerationThreshold.from_crawler(get_crawler())
+    assert gc.get_threshold()[0] == YOUNG_THRESHOLD
+    gc.set_threshold(*thresholds_back)
+    with pytest.raises(NotConfigured):
+        YoungGenerationThreshold.from_crawler(get_crawler(settings_dict={"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": 0}))
+    assert gc.get_threshold() == thresholds_back
