@@ -29,8 +29,23 @@ import logging
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from newscorpus.crawl.stage_settings import SettingError
+
 logger = logging.getLogger(__name__)
 YOUNG_THRESHOLD = 50_000  # the default of NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD: see the module's docstring
+
+
+def check_collector_settings(settings) -> None:
+    """The two settings read as the extensions read them: a bad value is one line before the crawl starts."""
+    for name, read in (("NEWSCORPUS_FREEZE_START_UP_OBJECTS", settings.getbool),
+                       ("NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD", settings.getint)):
+        try:
+            value = read(name)
+        except ValueError:
+            raise SettingError(f"{name}: {settings.get(name)!r} is not a "
+                               f"{'boolean' if read == settings.getbool else 'whole number'}") from None
+        if read == settings.getint and value < 0:
+            raise SettingError(f"{name}: {value} is below 0 (0 keeps Python's own threshold)")
 
 
 class StartUpObjectsFrozen:

@@ -10,9 +10,17 @@ import weakref
 
 import pytest
 from scrapy.exceptions import NotConfigured
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
-from newscorpus.crawl.collector import YOUNG_THRESHOLD, StartUpObjectsFrozen, YoungGenerationThreshold
+from newscorpus.crawl.collector import (
+    YOUNG_THRESHOLD,
+    StartUpObjectsFrozen,
+    YoungGenerationThreshold,
+    check_collector_settings,
+)
+from newscorpus.crawl.stage_settings import SettingError
+from tests.local_crawl import run_crawl
 
 
 class Page:
@@ -84,3 +92,25 @@ def test_the_young_threshold_defaults_to_the_measured_one_and_zero_leaves_python
     with pytest.raises(NotConfigured):
         YoungGenerationThreshold.from_crawler(get_crawler(settings_dict={"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": 0}))
     assert gc.get_threshold() == thresholds_back
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD", "lots", "'lots' is not a whole number"),
+    ("NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD", "-1", "-1 is below 0 (0 keeps Python's own threshold)"),
+    ("NEWSCORPUS_FREEZE_START_UP_OBJECTS", "maybe", "'maybe' is not a boolean"),
+])
+def test_a_bad_collector_setting_is_one_line(name, value, message):
+    with pytest.raises(SettingError) as refused:
+        check_collector_settings(Settings({name: value}))
+    assert str(refused.value) == f"{name}: {message}"
+    check_collector_settings(Settings({"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": "0"}))  # Python's own: fine
+
+
+def test_the_crawl_command_refuses_a_bad_collector_setting_in_one_line(tmp_path):
+    config = tmp_path / "nowhere.toml"
+    config.write_text('name = "nowhere"\nstart_urls = ["http://127.0.0.1:9/"]\n', encoding="utf-8")
+    result = run_crawl(None, f"site={config}", timeout=60,
+                       settings={"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": "lots", "LOG_LEVEL": "WARNING"})
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert result.stderr == ("scrapy crawl site: error: NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD: 'lots' is not a whole "
+                             "number\n")

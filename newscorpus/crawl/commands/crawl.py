@@ -16,6 +16,7 @@ import scrapy.core.downloader.contextfactory  # noqa: F401
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.utils.misc import load_object
 
+from newscorpus.crawl.collector import check_collector_settings
 from newscorpus.crawl.database import DATABASE_UNAVAILABLE, CrawlDatabase, prepare_in_background
 from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
 from newscorpus.crawl.site_config import SiteConfigError
@@ -41,6 +42,7 @@ class Command(ScrapyCrawlCommand):
                 site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
                                self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
                 check_stage_settings(self.settings)
+                check_collector_settings(self.settings)
                 self.check_extensions()
                 self.check_database()
                 self.check_redis()
