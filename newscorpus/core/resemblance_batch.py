@@ -18,7 +18,8 @@ from newscorpus.core.shingle_sketch import SKETCH_SIZE, Resemblance, ShingleSket
 def resemblances(new: ShingleSketch, olds: Sequence[ShingleSketch], holds: np.ndarray, below: np.ndarray,
                  left_out: np.ndarray) -> list[Resemblance]:
     """resemblance(new, olds[i], leave_out=new's hashes where left_out[i]) for every i, bit for bit. holds[i, j]:
-    olds[i] holds new's j-th hash; below[i, j]: olds[i]'s hashes that new does not hold, smaller than new's j-th."""
+    olds[i] holds new's j-th hash; below[i, j], read only where
+    olds[i] holds it: olds[i]'s hashes that new does not hold, smaller than new's j-th."""
     kept = ~left_out
     both = holds & kept
     kept_new = kept.sum(axis=1)

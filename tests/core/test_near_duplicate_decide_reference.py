@@ -283,3 +283,47 @@ def test_left_out_is_the_union_of_each_candidates_others():
             assert got[c].tolist() == [h in union for h in new_hashes], (seed, c)
             left += bool(union & set(new_hashes))
     assert left > 50
+
+
+def _holds_and_below_by_search(pool: CandidatePool):
+    """What CandidatePool.__init__ gave before issue 18's round 8: a binary search of every row hash in new's."""
+    import numpy as np
+
+    new_hashes = pool.rows[-1].sketch.hash_array
+    count = len(new_hashes)
+    at = np.searchsorted(new_hashes, pool.flat)
+    in_new = new_hashes[np.minimum(at, count - 1)] == pool.flat if count else np.zeros(len(at), dtype=bool)
+    holds = np.zeros(len(pool.rows) * count, dtype=bool)
+    holds[(pool.owners * count + at)[in_new]] = True
+    outside = np.bincount((pool.owners * (count + 1) + at)[~in_new], minlength=len(pool.rows) * (count + 1))
+    below = np.cumsum(outside.reshape(len(pool.rows), count + 1)[:, :count], axis=1)
+    return holds.reshape(len(pool.rows), count), below, in_new
+
+
+def _low_bits_twins(new: DocumentFeatures, rng: random.Random) -> DocumentFeatures:
+    """A candidate whose hashes share the low bits of new's (and some of new's own): every one passes the pool's
+    low-bits table, most are not new's."""
+    low = candidate_pool.LOW_BITS_TABLE
+    hashes = {h if rng.random() < 0.3 else (h + low * rng.randrange(1, 1 << 40)) % (1 << 63)
+              for h in new.sketch.hashes}
+    return replace(new, sketch=sketch_of(hashes, rng), site=2)
+
+
+def test_pool_holds_and_below_are_those_of_a_search_of_every_hash():
+    """holds, and below where a row holds new's hash (the only places resemblance_batch reads it; 0 elsewhere), as
+    the binary search of every row hash gave them; the low bits table lets no row hash of new's through unseen."""
+
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(480):
+        new, candidates, _ = generated_case(seed)
+        olds = [old for _, old in candidates]
+        if seed % 4 == 0 and new.sketch.hashes:
+            olds += [_low_bits_twins(new, rng) for _ in range(3)]
+        pool = CandidatePool(new, olds, 3, COPY_JACCARD)
+        holds, below, in_new = _holds_and_below_by_search(pool)
+        assert pool.holds.tolist() == holds.tolist(), seed
+        assert (pool.below[holds] == below[holds]).all() and not pool.below[~holds].any(), seed
+        assert pool.in_new.tolist() == in_new.tolist(), seed
+        checked += int(holds[:-1].sum())
+    assert checked > 10_000
