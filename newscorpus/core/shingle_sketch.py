@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from newscorpus.core.body_text import WORD_CRCS, BodyText
+from newscorpus.core.frozen_instance import frozen_instance
 
 SHINGLE_SIZE = 5  # the data set's jaccard5 diagnostic and the MinHash baseline use 5-shingles
 # Hashes kept per body: 256 gives a Jaccard standard error ≤ 0.031 (sqrt(J(1-J)/k)) at 2 KB per article.
@@ -133,8 +134,9 @@ def resemblance_of(jaccard: float, a: ShingleSketch, b: ShingleSketch, kept_a: i
     size_a = a.shingle_count * kept_a / max(1, len(a.hash_array))
     size_b = b.shingle_count * kept_b / max(1, len(b.hash_array))
     shared = jaccard / (1 + jaccard) * (size_a + size_b)  # J = |A∩B| / (|A| + |B| - |A∩B|)
-    return Resemblance(jaccard, min(1.0, shared / max(1.0, min(size_a, size_b))),
-                       min(1.0, shared / max(1.0, max(size_a, size_b))))
+    return frozen_instance(Resemblance, {"jaccard": jaccard,  # Resemblance(...) without its __init__
+                                         "containment": min(1.0, shared / max(1.0, min(size_a, size_b))),
+                                         "cover": min(1.0, shared / max(1.0, max(size_a, size_b)))})
 
 
 def exact_body_hash(body: BodyText) -> str:
