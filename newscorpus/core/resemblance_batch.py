@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from newscorpus.core.frozen_instance import frozen_instance
 from newscorpus.core.shingle_sketch import SKETCH_SIZE, Resemblance, ShingleSketch, resemblance_of
 
 
@@ -24,12 +25,31 @@ def resemblances(new: ShingleSketch, olds: Sequence[ShingleSketch], holds: np.nd
     both = holds & kept
     kept_new = kept.sum(axis=1)
     shared = both.sum(axis=1)
-    kept_old = np.array([len(old.hash_array) for old in olds], dtype=np.int64) - (holds & left_out).sum(axis=1)
+    hash_counts = np.array([len(old.hash_array) for old in olds], dtype=np.int64)
+    kept_old = hash_counts - (holds & left_out).sum(axis=1)
     union = kept_new + kept_old - shared
     # A kept hash of new's place in the pair's ascending union: new's kept hashes before it, and the old's own below.
     place = np.cumsum(kept, axis=1) - kept + below
     counted = (both & (place < SKETCH_SIZE)).sum(axis=1)  # shared hashes among the union's SKETCH_SIZE smallest
-    return [resemblance_of(found / min(SKETCH_SIZE, size) if common else 0.0, new, old, left_a, left_b)
-            for old, found, size, common, left_a, left_b in
-            zip(olds, counted.tolist(), union.tolist(), shared.tolist(), kept_new.tolist(), kept_old.tolist(),
-                strict=True)]
+    shingle_counts = np.array([old.shingle_count for old in olds], dtype=np.int64)
+    if max(new.shingle_count, int(shingle_counts.max(initial=0))) * (int(hash_counts.max(initial=0)) + len(
+            new.hash_array)) >= EXACT_PRODUCTS:  # a product past float64's integers: resemblance_of's Python ints
+        return [resemblance_of(found / min(SKETCH_SIZE, size) if common else 0.0, new, old, left_a, left_b)
+                for old, found, size, common, left_a, left_b in
+                zip(olds, counted.tolist(), union.tolist(), shared.tolist(), kept_new.tolist(), kept_old.tolist(),
+                    strict=True)]
+    # resemblance_of's arithmetic on every pair at once, the same IEEE operations in the same order (so the same
+    # floats): ~10 us where 30 calls took ~45 (issue 18, benchmarks/near_duplicate_decide.py, 2026-11-25).
+    jaccard = np.divide(counted, np.minimum(SKETCH_SIZE, union), out=np.zeros(len(olds)), where=shared > 0)
+    size_new = new.shingle_count * kept_new / max(1, len(new.hash_array))
+    size_old = shingle_counts * kept_old / np.maximum(1, hash_counts)
+    common = jaccard / (1 + jaccard) * (size_new + size_old)
+    containment = np.minimum(1.0, common / np.maximum(1.0, np.minimum(size_new, size_old)))
+    cover = np.minimum(1.0, common / np.maximum(1.0, np.maximum(size_new, size_old)))
+    return [frozen_instance(Resemblance, {"jaccard": j, "containment": c, "cover": v})
+            for j, c, v in zip(jaccard.tolist(), containment.tolist(), cover.tolist(), strict=True)]
+
+
+# Products of a shingle count and a count of hashes under this are exact in float64, so numpy's int64 -> float64
+# division rounds as Python's int / int does (resemblance_of); at or over it, resemblance_of itself.
+EXACT_PRODUCTS = 1 << 53

@@ -327,3 +327,33 @@ def test_pool_holds_and_below_are_those_of_a_search_of_every_hash():
         assert pool.in_new.tolist() == in_new.tolist(), seed
         checked += int(holds[:-1].sum())
     assert checked > 10_000
+
+
+def test_resemblances_at_once_are_those_of_resemblance_of_bit_for_bit(monkeypatch):
+    """resemblance_batch's arithmetic on all pairs at once (numpy) against resemblance_of's one pair at a time (the
+    path it keeps for counts past float64's integers), and against `resemblance` with the left-out hashes."""
+    from newscorpus.core import resemblance_batch
+
+    compared = 0
+    for seed in range(0, 480, 2):
+        new, candidates, _ = generated_case(seed)
+        olds = [old for _, old in candidates if old.lang == new.lang]
+        if len(olds) < 2:
+            continue
+        if seed % 6 == 0:  # shingle counts far past the sketch's (long bodies), and near float64's integers
+            big = 10**15 if seed % 12 == 0 else 3 * 10**9
+            olds = [replace(old, sketch=ShingleSketch(old.sketch.hashes, big + i, old.sketch.token_count))
+                    for i, old in enumerate(olds)]
+        pool = CandidatePool(new, olds, 3, COPY_JACCARD)
+        left_out = pool.left_out()
+        arguments = (new.sketch, [old.sketch for old in olds], pool.holds[:-1], pool.below[:-1], left_out)
+        at_once = resemblance_batch.resemblances(*arguments)
+        with monkeypatch.context() as patched:
+            patched.setattr(resemblance_batch, "EXACT_PRODUCTS", 0)
+            one_by_one = resemblance_batch.resemblances(*arguments)
+        assert repr(at_once) == repr(one_by_one), seed
+        new_hashes = new.sketch.hash_array
+        for old, got, left in zip(olds, at_once, left_out, strict=True):
+            assert repr(got) == repr(resemblance(new.sketch, old.sketch, new_hashes[left])), seed
+        compared += len(olds)
+    assert compared > 1000
