@@ -33,7 +33,7 @@ class ShingleSketch:
     def hash_array(self) -> np.ndarray:
         """The hashes as a sorted array of distinct int64 (63-bit hashes fit): comparisons are merges over it,
         ~10x faster than Python sets at 256 hashes (issue 18); built once per sketch."""
-        return np.unique(np.array(self.hashes, dtype=np.int64))
+        return sorted_distinct(np.array(self.hashes, dtype=np.int64))
 
     @classmethod
     def of_array(cls, hashes: np.ndarray, shingle_count: int, token_count: int) -> ShingleSketch:
@@ -70,7 +70,15 @@ def shingle_hashes(ids: np.ndarray) -> np.ndarray:
     mixed ^= mixed >> np.uint64(31)
     mixed >>= np.uint64(1)
     mixed.sort()  # sort + neighbour test: np.unique's hash path was ~4x slower here
-    return mixed[np.concatenate(([True], mixed[1:] != mixed[:-1]))]
+    return sorted_distinct(mixed, is_sorted=True)
+
+
+def sorted_distinct(values: np.ndarray, is_sorted: bool = False) -> np.ndarray:
+    """np.unique(values) (a 1-d array of integers) by a sort and a neighbour test, without np.unique: its first call
+    imports numpy.ma, ~6 ms of a crawl's start (issue 18, 2026-11-25)."""
+    if not is_sorted:
+        values = np.sort(values)
+    return values[np.concatenate(([True], values[1:] != values[:-1]))[: len(values)]]
 
 
 def sketch_body(body: BodyText, lang: str) -> ShingleSketch:
