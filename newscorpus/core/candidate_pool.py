@@ -143,8 +143,12 @@ class CandidatePool:
         hash in the sorted hashes held twice: ~340 us) (issue 18, benchmarks/near_duplicate_decide.py's 300
         decisions, 2026-11-24)."""
         bits = max(1, (len(self.rows) - 1).bit_length())
-        kept = 32 - bits  # the hash's bits in a key
-        keys = np.sort((((self.flat & ((1 << kept) - 1)) << bits) | self.owners).astype(np.uint32))
+        # The key: the hash's 32 - bits low bits, then the row; the hash's low 32 bits shifted left in uint32 drop
+        # the others: one cast and two operations in place (~17 -> ~8 us, 2026-11-25).
+        keys = self.flat.astype(np.uint32)
+        keys <<= bits
+        keys |= self.owners.astype(np.uint32)
+        keys.sort()
         prefixes = keys >> bits
         twice = prefixes[1:] == prefixes[:-1]
         held = np.zeros(len(keys), dtype=bool)
