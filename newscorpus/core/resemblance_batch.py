@@ -19,8 +19,8 @@ from newscorpus.core.shingle_sketch import SKETCH_SIZE, Resemblance, ShingleSket
 def resemblances(new: ShingleSketch, olds: Sequence[ShingleSketch], holds: np.ndarray, below: np.ndarray,
                  left_out: np.ndarray) -> list[Resemblance]:
     """resemblance(new, olds[i], leave_out=new's hashes where left_out[i]) for every i, bit for bit. holds[i, j]:
-    olds[i] holds new's j-th hash; below[i, j], read only where
-    olds[i] holds it: olds[i]'s hashes that new does not hold, smaller than new's j-th."""
+    olds[i] holds new's j-th hash; below[i, j] (read only where olds[i] holds it): olds[i]'s hashes that new does not
+    hold, smaller than new's j-th."""
     kept = ~left_out
     both = holds & kept
     kept_new = kept.sum(axis=1)
@@ -32,14 +32,16 @@ def resemblances(new: ShingleSketch, olds: Sequence[ShingleSketch], holds: np.nd
     place = np.cumsum(kept, axis=1) - kept + below
     counted = (both & (place < SKETCH_SIZE)).sum(axis=1)  # shared hashes among the union's SKETCH_SIZE smallest
     shingle_counts = np.array([old.shingle_count for old in olds], dtype=np.int64)
-    if max(new.shingle_count, int(shingle_counts.max(initial=0))) * (int(hash_counts.max(initial=0)) + len(
-            new.hash_array)) >= EXACT_PRODUCTS:  # a product past float64's integers: resemblance_of's Python ints
+    # A count of shingles times one of hashes past float64's integers: resemblance_of's Python ints.
+    exact = max(new.shingle_count, int(shingle_counts.max(initial=0))) * (int(hash_counts.max(initial=0))
+                                                                         + len(new.hash_array))
+    if len(olds) < AT_ONCE_FROM or exact >= EXACT_PRODUCTS:
         return [resemblance_of(found / min(SKETCH_SIZE, size) if common else 0.0, new, old, left_a, left_b)
                 for old, found, size, common, left_a, left_b in
                 zip(olds, counted.tolist(), union.tolist(), shared.tolist(), kept_new.tolist(), kept_old.tolist(),
                     strict=True)]
     # resemblance_of's arithmetic on every pair at once, the same IEEE operations in the same order (so the same
-    # floats): ~10 us where 30 calls took ~45 (issue 18, benchmarks/near_duplicate_decide.py, 2026-11-25).
+    # floats).
     jaccard = np.divide(counted, np.minimum(SKETCH_SIZE, union), out=np.zeros(len(olds)), where=shared > 0)
     size_new = new.shingle_count * kept_new / max(1, len(new.hash_array))
     size_old = shingle_counts * kept_old / np.maximum(1, hash_counts)
@@ -53,3 +55,7 @@ def resemblances(new: ShingleSketch, olds: Sequence[ShingleSketch], holds: np.nd
 # Products of a shingle count and a count of hashes under this are exact in float64, so numpy's int64 -> float64
 # division rounds as Python's int / int does (resemblance_of); at or over it, resemblance_of itself.
 EXACT_PRODUCTS = 1 << 53
+# Candidates from which the arithmetic is done at once: its ~15 numpy calls cost more than resemblance_of's Python
+# below ~18 (demo decisions cut to their first k candidates, decide's us vs one at a time: 3: 182 vs 164, 15: 336 vs
+# 329, 20: 407 vs 415, 30: 546 vs 559; issue 18, 2026-11-25).
+AT_ONCE_FROM = 20

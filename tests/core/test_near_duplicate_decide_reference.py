@@ -331,7 +331,8 @@ def test_pool_holds_and_below_are_those_of_a_search_of_every_hash():
 
 def test_resemblances_at_once_are_those_of_resemblance_of_bit_for_bit(monkeypatch):
     """resemblance_batch's arithmetic on all pairs at once (numpy) against resemblance_of's one pair at a time (the
-    path it keeps for counts past float64's integers), and against `resemblance` with the left-out hashes."""
+    path it keeps for few candidates and for counts past float64's integers), and against `resemblance` with the
+    left-out hashes."""
     from newscorpus.core import resemblance_batch
 
     compared = 0
@@ -347,9 +348,11 @@ def test_resemblances_at_once_are_those_of_resemblance_of_bit_for_bit(monkeypatc
         pool = CandidatePool(new, olds, 3, COPY_JACCARD)
         left_out = pool.left_out()
         arguments = (new.sketch, [old.sketch for old in olds], pool.holds[:-1], pool.below[:-1], left_out)
-        at_once = resemblance_batch.resemblances(*arguments)
         with monkeypatch.context() as patched:
-            patched.setattr(resemblance_batch, "EXACT_PRODUCTS", 0)
+            patched.setattr(resemblance_batch, "AT_ONCE_FROM", 0)  # every pool at once
+            at_once = resemblance_batch.resemblances(*arguments)
+        with monkeypatch.context() as patched:
+            patched.setattr(resemblance_batch, "EXACT_PRODUCTS", 0)  # every pool one pair at a time
             one_by_one = resemblance_batch.resemblances(*arguments)
         assert repr(at_once) == repr(one_by_one), seed
         new_hashes = new.sketch.hash_array
