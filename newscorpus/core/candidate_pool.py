@@ -38,7 +38,7 @@ class CandidatePool:
         # holds); 0 where row i does not hold it. Only the row hashes whose low bits some hash of new has are looked
         # up in new's (sorted) hashes: on the demo crawl ~1,070 of ~7,900 (~450 held), ~15 us where a binary search
         # of every row hash took ~96 us of the pool's ~180 (issue 18, benchmarks/near_duplicate_decide.py's
-        # decisions, 2026-11-25; `tests/core/test_candidate_pool.py` compares both with that search's).
+        # decisions, 2026-11-25; tests/core/test_near_duplicate_decide_reference.py compares both with that search's).
         new_hashes = arrays[-1]
         count = len(new_hashes)
         self.holds = np.zeros((len(self.rows), count), dtype=bool)
@@ -48,14 +48,14 @@ class CandidatePool:
         seen = np.zeros(LOW_BITS_TABLE, dtype=bool)
         seen[new_hashes & (LOW_BITS_TABLE - 1)] = True
         where = np.flatnonzero(seen[self.flat & (LOW_BITS_TABLE - 1)])  # ascending: row by row, each row ascending
-        at = np.minimum(np.searchsorted(new_hashes, self.flat[where]), count - 1)
-        found = new_hashes[at] == self.flat[where]
+        looked_up = self.flat[where]
+        at = np.minimum(np.searchsorted(new_hashes, looked_up), count - 1)
+        found = new_hashes[at] == looked_up
         where, at = where[found], at[found]
         starts = np.cumsum(self.sizes) - self.sizes
-        owner = np.searchsorted(starts, where, side="right") - 1
+        owner = np.searchsorted(starts, where, side="right") - 1  # an empty row's start is its next row's
         # A row's held hashes are consecutive in `where`: the k-th of its row has k held hashes before it.
-        first = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
-        held_before = np.arange(len(where)) - np.repeat(first, np.diff(np.append(first, len(where))))
+        held_before = np.arange(len(where)) - np.searchsorted(where, starts)[owner]
         place = owner * count + at
         self.holds.reshape(-1)[place] = True
         self.below.reshape(-1)[place] = where - starts[owner] - held_before
