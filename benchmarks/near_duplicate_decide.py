@@ -2,6 +2,7 @@
 alternating (A/B), on the decisions of the demo crawl's articles (issue 18).
 
 Usage: .venv/bin/python benchmarks/near_duplicate_decide.py --other CHECKOUT [--articles N] [--rounds R]
+       [--docs ../shared/data/dedup/docs.jsonl]
 
 The demo site's articles (newscorpus.demo.pages, one site) are decided in order against an in-memory index of the
 articles before them, as the crawl's near-duplicate stage decides them against its table (30 candidates for all but
@@ -10,6 +11,9 @@ same values (the stage reads a batch's candidates from their rows anew: no objec
 each round times `decide` of both versions on every decision in turn (the first of the two alternates) with
 `time.process_time`, summed per version; the judgements of both are compared (`repr`) first. CHECKOUT is another
 checkout of the project imported beside this one as `newscorpus_other` (benchmarks/extraction_cpu_ab.copy_other).
+
+With --docs the documents of that JSONL file (id, lang, title, body; of no known site) are decided instead, in the
+file's order: the dedup dev set's decisions have few candidates (most none or one), the demo's 30.
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.extraction_cpu_ab import copy_other  # noqa: E402 - the project root first on sys.path
 
 
-def decisions(count: int) -> list:
-    """(new, candidates, config) of each demo article's decision, in crawl order, candidates as new objects."""
+def decisions(count: int, docs: Path | None = None) -> list:
+    """(new, candidates, config) of each demo article's decision (or each document's of `docs`), in crawl order,
+    candidates as new objects."""
+    import json
+
     from newscorpus.core import near_duplicate_index
     from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
     from newscorpus.core.shingle_sketch import ShingleSketch
@@ -46,8 +53,13 @@ def decisions(count: int) -> list:
     near_duplicate_index.decide = keep
     try:
         index = near_duplicate_index.InMemoryNearDuplicateIndex(config.simhash_distance)
-        for number, article in enumerate(generate_articles(count)):
-            features = build_features(article.title, article.body, article.lang, config, site=1)
+        if docs is None:
+            articles = [(a.title, a.body, a.lang, 1) for a in generate_articles(count)]
+        else:
+            lines = docs.read_text(encoding="utf-8").splitlines()
+            articles = [(d["title"], d["body"], d["lang"], None) for d in map(json.loads, filter(None, lines))]
+        for number, (title, body, lang, site) in enumerate(articles):
+            features = build_features(title, body, lang, config, site=site)
             near_duplicate_index.find_duplicates(features, index, config)
             index.add(number, features)
     finally:
@@ -60,8 +72,9 @@ def main() -> None:
     parser.add_argument("--other", required=True, type=Path, help="another checkout of the project")
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--docs", type=Path, help="a JSONL file of documents to decide instead of the demo's articles")
     args = parser.parse_args()
-    kept = decisions(args.articles)
+    kept = decisions(args.articles, args.docs)
     with tempfile.TemporaryDirectory() as scratch:
         copy_other(args.other, Path(scratch))
         from newscorpus_other.core.near_duplicate import decide as other

@@ -340,9 +340,18 @@ def main() -> None:
                                                                "times on one load, keep the least CPU")
     parser.add_argument("--interleave", action="store_true", help="Postgres: load every size side by side, then "
                                                                     "measure them in turn each round (see above)")
+    parser.add_argument("--demo", type=int, metavar="N", help="measure the demo site's first N articles "
+                        "(newscorpus.demo.pages, as the crawl benchmarks serve them: ~30 candidates each) instead of "
+                        "--docs")
     args = parser.parse_args()
-    with Path(args.docs).open(encoding="utf-8") as lines:
-        docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
+    if args.demo:
+        from newscorpus.demo.pages import generate_articles
+
+        docs = [{"id": f"demo{number}", "lang": article.lang, "title": article.title, "body": article.body}
+                for number, article in enumerate(generate_articles(args.demo))]
+    else:
+        with Path(args.docs).open(encoding="utf-8") as lines:
+            docs = [{k: row[k] for k in ("id", "lang", "title", "body")} for row in map(json.loads, lines)]
     config = NearDuplicateConfig()
     build_features("热身", "预热分词词典", "zh", config)  # jieba's one-off dictionary load is not counted
     vocabulary = sorted({k for d in docs for k in build_features(d["title"], d["body"], d["lang"], config).keywords})

@@ -39,7 +39,7 @@ _NOT_WORD = re.compile(r"\W")
 @cache
 def _bmp_classes() -> np.ndarray:
     """Flags of every BMP code point, the `\\w` flag taken from `re` itself over all of them (~30 ms, once)."""
-    not_words_blanked = _NOT_WORD.sub("\0", "".join(map(chr, range(BMP_SIZE))))  # U+0000 is not `\w` either
+    not_words_blanked = _NOT_WORD.sub("\0", _bmp_text())  # U+0000 is not `\w` either
     classes = (code_points(not_words_blanked) != 0).astype(np.uint8) * WORD_CHAR
     for first, last in HAN_RANGES:
         classes[first : last + 1] |= CJK_CHAR
@@ -78,7 +78,9 @@ def fold_nfkc_characters(text: str) -> str:
     in_bmp = codes < BMP_SIZE
     low = codes & (BMP_SIZE - 1)
     text = np.where(in_bmp, one_char[low], codes).tobytes().decode("utf-32-le", "surrogatepass")
-    for code in np.unique(codes[~in_bmp | several_chars[low]]).tolist():  # rare: "…", "½", emoji, …
+    # rare: "…", "½", emoji, …; in order of code point (sorted, not np.unique: its first call imports numpy.ma, ~6 ms
+    # of a crawl's start, issue 18, 2026-11-25)
+    for code in sorted(set(codes[~in_bmp | several_chars[low]].tolist())):
         char = chr(code)
         if (folded := unicodedata.normalize("NFKC", char)) != char:
             text = text.replace(char, folded)
@@ -97,7 +99,7 @@ def _fold_short(text: str) -> str:
     table, several = _short_fold_tables()
     folded = text.translate(table)
     rare = [char for char in set(text) if char in several or char > "\uffff"]
-    for char in sorted(rare):  # the array version's np.unique order
+    for char in sorted(rare):  # the array version's order
         if (replacement := unicodedata.normalize("NFKC", char)) != char:
             folded = folded.replace(char, replacement)
     return folded
@@ -119,13 +121,30 @@ def _nfkc_of_bmp() -> tuple[np.ndarray, np.ndarray]:
     characters (~40 ms, once)."""
     one_char = np.arange(BMP_SIZE, dtype=np.uint32)
     several_chars = np.zeros(BMP_SIZE, dtype=bool)
-    for code in range(BMP_SIZE):
-        folded = unicodedata.normalize("NFKC", chr(code))
-        if len(folded) == 1:
-            one_char[code] = ord(folded)
-        else:
-            several_chars[code] = True
+    text = _bmp_text()
+    for start in range(0, BMP_SIZE, NFKC_CHUNK):
+        # The characters apart (a line feed between two: it composes with none, and a starter stops what comes
+        # before it from composing with what comes after), so the chunk is normalised when each of them is.
+        if unicodedata.is_normalized("NFKC", "\n".join(text[start : start + NFKC_CHUNK])):
+            continue
+        for code in range(start, min(start + NFKC_CHUNK, BMP_SIZE)):
+            folded = unicodedata.normalize("NFKC", chr(code))
+            if len(folded) == 1:
+                one_char[code] = ord(folded)
+            else:
+                several_chars[code] = True
     return one_char, several_chars
+
+
+# Characters checked at once by `_nfkc_of_bmp`: 98 of the 1,024 chunks of 64 hold a character NFKC changes, so ~6k
+# characters are normalised one at a time instead of 65k: ~8 -> ~3 ms of every crawl's start (issue 18, 2026-11-25;
+# tests/core/test_body_text.py compares the tables with those of every character normalised alone).
+NFKC_CHUNK = 64
+
+
+def _bmp_text() -> str:
+    """Every BMP code point in order (lone surrogates too), from their array (~0.3 ms; ~3.6 by chr() each)."""
+    return np.arange(BMP_SIZE, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,6 +8,7 @@ operations over the candidates' sketches, with the same answers as the pair chec
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,19 +33,46 @@ class CandidatePool:
         arrays = [features.sketch.hash_array for features in self.rows]
         self.sizes = np.array([len(a) for a in arrays])
         self.flat = np.concatenate(arrays)
-        self.owners = np.repeat(np.arange(len(self.rows)), self.sizes)
-        # holds[i, j]: row i holds new's j-th hash; below[i, j]: row i's hashes that new does not hold and that are
-        # smaller than new's j-th hash. New's hashes are sorted: a binary search of every row's hash gives both.
+        # holds[i, j]: row i holds new's j-th hash; below[i, j] where row i holds it: row i's hashes that new does not
+        # hold and that are smaller than new's j-th hash (its place in row i less the row's hashes before it that new
+        # holds); 0 where row i does not hold it. Only the row hashes whose low bits some hash of new has are looked
+        # up in new's (sorted) hashes: on the demo crawl ~1,070 of ~7,900 (~450 held), ~15 us where a binary search
+        # of every row hash took ~96 us of the pool's ~180 (issue 18, benchmarks/near_duplicate_decide.py's
+        # decisions, 2026-11-25; tests/core/test_near_duplicate_decide_reference.py compares both with that search's).
         new_hashes = arrays[-1]
         count = len(new_hashes)
-        at = np.searchsorted(new_hashes, self.flat)  # new's hashes smaller than it
-        in_new = new_hashes[np.minimum(at, count - 1)] == self.flat if count else np.zeros(len(at), dtype=bool)
-        self.in_new = in_new
-        holds = np.zeros(len(self.rows) * count, dtype=bool)
-        holds[(self.owners * count + at)[in_new]] = True
-        self.holds = holds.reshape(len(self.rows), count)
-        outside = np.bincount((self.owners * (count + 1) + at)[~in_new], minlength=len(self.rows) * (count + 1))
-        self.below = np.cumsum(outside.reshape(len(self.rows), count + 1)[:, :count], axis=1)
+        self.holds = np.zeros((len(self.rows), count), dtype=bool)
+        self.below = np.zeros((len(self.rows), count), dtype=np.int64)
+        if not count:
+            return
+        seen = np.zeros(LOW_BITS_TABLE, dtype=bool)
+        seen[new_hashes & (LOW_BITS_TABLE - 1)] = True
+        where = np.flatnonzero(seen[self.flat & (LOW_BITS_TABLE - 1)])  # ascending: row by row, each row ascending
+        looked_up = self.flat[where]
+        at = np.minimum(np.searchsorted(new_hashes, looked_up), count - 1)
+        found = new_hashes[at] == looked_up
+        where, at = where[found], at[found]
+        starts = np.cumsum(self.sizes) - self.sizes
+        owner = np.searchsorted(starts, where, side="right") - 1  # an empty row's start is its next row's
+        # A row's held hashes are consecutive in `where`: the k-th of its row has k held hashes before it.
+        held_before = np.arange(len(where)) - np.searchsorted(where, starts)[owner]
+        place = owner * count + at
+        self.holds.reshape(-1)[place] = True
+        self.below.reshape(-1)[place] = where - starts[owner] - held_before
+
+    @cached_property
+    def owners(self) -> np.ndarray:
+        """owners[k]: the row of flat[k]."""
+        return np.repeat(np.arange(len(self.rows)), self.sizes)
+
+    @cached_property
+    def in_new(self) -> np.ndarray:
+        """in_new[k]: new holds flat[k]."""
+        new_hashes = self.rows[-1].sketch.hash_array
+        if not len(new_hashes):
+            return np.zeros(len(self.flat), dtype=bool)
+        at = np.minimum(np.searchsorted(new_hashes, self.flat), len(new_hashes) - 1)
+        return new_hashes[at] == self.flat
 
     def left_out(self) -> np.ndarray:
         """left_out[c, j]: new's j-th hash is held by one of olds[c]'s `others` (the members from old's or new's
@@ -115,8 +143,12 @@ class CandidatePool:
         hash in the sorted hashes held twice: ~340 us) (issue 18, benchmarks/near_duplicate_decide.py's 300
         decisions, 2026-11-24)."""
         bits = max(1, (len(self.rows) - 1).bit_length())
-        kept = 32 - bits  # the hash's bits in a key
-        keys = np.sort((((self.flat & ((1 << kept) - 1)) << bits) | self.owners).astype(np.uint32))
+        # The key: the hash's 32 - bits low bits, then the row; the hash's low 32 bits shifted left in uint32 drop
+        # the others: one cast and two operations in place (~17 -> ~8 us, 2026-11-25).
+        keys = self.flat.astype(np.uint32)
+        keys <<= bits
+        keys |= self.owners.astype(np.uint32)
+        keys.sort()
         prefixes = keys >> bits
         twice = prefixes[1:] == prefixes[:-1]
         held = np.zeros(len(keys), dtype=bool)
@@ -170,6 +202,12 @@ class CandidatePool:
         assert copies.shape == (count, count)
         return copies
 
+
+# Slots of the table of new's hashes' low bits (`CandidatePool.__init__`): a row hash not in new passes with odds
+# ~256 / 16,384 (new's hashes over the slots): ~120 of the ~7,650 other hashes of 30 candidates are looked up for
+# nothing; a table of 2**14 bools is zeroed in ~1 us. Faster than the search of every hash from 2 candidates on (demo
+# decisions cut to their first 2-30 candidates: 156 vs 160 us at 2, 519 vs 621 at 30; issue 18, 2026-11-25).
+LOW_BITS_TABLE = 1 << 14
 
 # Pairs counted one by one (`_shared_of`) before the whole pairwise count is cheaper: ~20 us and ~6 us a pair (1, 10
 # and 30 pairs: 29, 94 and 215 us) against `_shared`'s ~325 us on the demo crawl's 31 rows, even at ~50 pairs

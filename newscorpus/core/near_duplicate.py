@@ -33,6 +33,7 @@ import numpy as np
 from newscorpus.core.body_text import BodyText
 from newscorpus.core.candidate_pool import CandidatePool
 from newscorpus.core.config_checks import at_least, within
+from newscorpus.core.frozen_instance import frozen_instance
 from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_numbers
 from newscorpus.core.resemblance_batch import resemblances
 from newscorpus.core.shingle_sketch import (
@@ -231,36 +232,43 @@ def _pair_measures(new: DocumentFeatures, old: DocumentFeatures, bodies: Resembl
         overlap_jaccard = shared / (len(new.keywords) + len(old.keywords) - shared)  # |A ∪ B|
     else:
         overlap_min = overlap_jaccard = 0.0
-    return PairMeasures(
-        same_body_hash=bool(new.token_count) and new.body_hash == old.body_hash,
-        simhash_distance=distance,
-        overlap_min=overlap_min,
-        overlap_jaccard=overlap_jaccard,
-        body_containment=bodies.containment,
-        body_jaccard=bodies.jaccard,
-        body_cover=bodies.cover,
-        same_site=new.site is not None and new.site == old.site,
-        site_text=site_text,
-        title_overlap=keyword_overlap(new_title, frozenset(old.title_keywords), "min")
+    return frozen_instance(PairMeasures, {  # PairMeasures(...) without its __init__: ~30 a decision (frozen_instance)
+        "same_body_hash": bool(new.token_count) and new.body_hash == old.body_hash,
+        "simhash_distance": distance,
+        "overlap_min": overlap_min,
+        "overlap_jaccard": overlap_jaccard,
+        "body_containment": bodies.containment,
+        "body_jaccard": bodies.jaccard,
+        "body_cover": bodies.cover,
+        "same_site": new.site is not None and new.site == old.site,
+        "title_overlap": keyword_overlap(new_title, frozenset(old.title_keywords), "min")
         if new.title_keywords and old.title_keywords else 1.0,
-        same_title_numbers=new.title_numbers == old.title_numbers,
-    )
+        "same_title_numbers": new.title_numbers == old.title_numbers,
+        "site_text": site_text,
+    })
 
 
 def judge(candidate_id: Hashable, m: PairMeasures, config: NearDuplicateConfig) -> PairJudgement:
     overlap = m.overlap_min if config.overlap == "min" else m.overlap_jaccard
     if m.same_body_hash:
-        return PairJudgement(candidate_id, True, "exact", 1.0, m)
+        return _judgement(candidate_id, True, "exact", 1.0, m)
     same_site_evidence = (m.body_jaccard >= config.same_site_jaccard and m.title_overlap >= config.same_site_title
                           and m.same_title_numbers)
     if m.body_cover < config.min_cover or (m.same_site and not same_site_evidence):
-        return PairJudgement(candidate_id, False, None, overlap, m)
+        return _judgement(candidate_id, False, None, overlap, m)
     distance = m.simhash_distance
     if distance is not None and distance <= config.simhash_distance and m.body_containment >= config.simhash_body_floor:
-        return PairJudgement(candidate_id, True, "simhash", 1 - distance / 64, m)
+        return _judgement(candidate_id, True, "simhash", 1 - distance / 64, m)
     if overlap >= config.tau and m.body_containment >= config.body_tau:
-        return PairJudgement(candidate_id, True, "keywords", overlap, m)
-    return PairJudgement(candidate_id, False, None, overlap, m)
+        return _judgement(candidate_id, True, "keywords", overlap, m)
+    return _judgement(candidate_id, False, None, overlap, m)
+
+
+def _judgement(candidate_id: Hashable, is_duplicate: bool, method: Method | None, score: float,
+               measures: PairMeasures) -> PairJudgement:
+    """PairJudgement(...) without its __init__ (frozen_instance)."""
+    return frozen_instance(PairJudgement, {"candidate_id": candidate_id, "is_duplicate": is_duplicate,
+                                           "method": method, "score": score, "measures": measures})
 
 
 def judge_pair(

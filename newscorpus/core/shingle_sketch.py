@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from newscorpus.core.body_text import WORD_CRCS, BodyText
+from newscorpus.core.frozen_instance import frozen_instance
 
 SHINGLE_SIZE = 5  # the data set's jaccard5 diagnostic and the MinHash baseline use 5-shingles
 # Hashes kept per body: 256 gives a Jaccard standard error ≤ 0.031 (sqrt(J(1-J)/k)) at 2 KB per article.
@@ -32,7 +33,7 @@ class ShingleSketch:
     def hash_array(self) -> np.ndarray:
         """The hashes as a sorted array of distinct int64 (63-bit hashes fit): comparisons are merges over it,
         ~10x faster than Python sets at 256 hashes (issue 18); built once per sketch."""
-        return np.unique(np.array(self.hashes, dtype=np.int64))
+        return sorted_distinct(np.array(self.hashes, dtype=np.int64))
 
     @classmethod
     def of_array(cls, hashes: np.ndarray, shingle_count: int, token_count: int) -> ShingleSketch:
@@ -69,7 +70,15 @@ def shingle_hashes(ids: np.ndarray) -> np.ndarray:
     mixed ^= mixed >> np.uint64(31)
     mixed >>= np.uint64(1)
     mixed.sort()  # sort + neighbour test: np.unique's hash path was ~4x slower here
-    return mixed[np.concatenate(([True], mixed[1:] != mixed[:-1]))]
+    return sorted_distinct(mixed, is_sorted=True)
+
+
+def sorted_distinct(values: np.ndarray, is_sorted: bool = False) -> np.ndarray:
+    """np.unique(values) (a 1-d array of integers) by a sort and a neighbour test, without np.unique: its first call
+    imports numpy.ma, ~6 ms of a crawl's start (issue 18, 2026-11-25)."""
+    if not is_sorted:
+        values = np.sort(values)
+    return values[np.concatenate(([True], values[1:] != values[:-1]))[: len(values)]]
 
 
 def sketch_body(body: BodyText, lang: str) -> ShingleSketch:
@@ -133,8 +142,9 @@ def resemblance_of(jaccard: float, a: ShingleSketch, b: ShingleSketch, kept_a: i
     size_a = a.shingle_count * kept_a / max(1, len(a.hash_array))
     size_b = b.shingle_count * kept_b / max(1, len(b.hash_array))
     shared = jaccard / (1 + jaccard) * (size_a + size_b)  # J = |A∩B| / (|A| + |B| - |A∩B|)
-    return Resemblance(jaccard, min(1.0, shared / max(1.0, min(size_a, size_b))),
-                       min(1.0, shared / max(1.0, max(size_a, size_b))))
+    return frozen_instance(Resemblance, {"jaccard": jaccard,  # Resemblance(...) without its __init__
+                                         "containment": min(1.0, shared / max(1.0, min(size_a, size_b))),
+                                         "cover": min(1.0, shared / max(1.0, max(size_a, size_b)))})
 
 
 def exact_body_hash(body: BodyText) -> str:

@@ -30,6 +30,7 @@ import psycopg
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
+from newscorpus.core.frozen_instance import frozen_instance
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, prefers_as_canonical
 from newscorpus.core.near_duplicate_batch import Link
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, find_duplicates
@@ -179,17 +180,18 @@ def cached_sketch(data: bytes, shingle_count: int, token_count: int) -> ShingleS
 
 
 def row_features(row: dict) -> DocumentFeatures:
-    return DocumentFeatures(
-        lang=row["language"],
-        keywords=frozenset(row["keywords"]),
-        title_keywords=tuple(row["title_keywords"]),
-        simhash=None if row["simhash"] is None else to_unsigned(row["simhash"]),
-        sketch=cached_sketch(row["sketch"], row["shingle_count"], row["token_count"]),
-        body_hash=row["body_hash"],
-        token_count=row["token_count"],
-        site=row.get("site_id") or None,  # sites.id starts at 1: 0 (PostgresNearDuplicateIndex.add's default) = unknown
-        title_numbers=tuple(row.get("title_numbers") or ()),
-    )
+    return frozen_instance(DocumentFeatures, {  # DocumentFeatures(...) without its __init__: ~30 rows an article
+        "lang": row["language"],
+        "keywords": frozenset(row["keywords"]),
+        "title_keywords": tuple(row["title_keywords"]),
+        "simhash": None if row["simhash"] is None else to_unsigned(row["simhash"]),
+        "sketch": cached_sketch(row["sketch"], row["shingle_count"], row["token_count"]),
+        "body_hash": row["body_hash"],
+        "token_count": row["token_count"],
+        # sites.id starts at 1: 0 (PostgresNearDuplicateIndex.add's default) = unknown
+        "site": row.get("site_id") or None,
+        "title_numbers": tuple(row.get("title_numbers") or ()),
+    })
 
 
 def feature_params(features: DocumentFeatures, config: NearDuplicateConfig, layout: str) -> dict:

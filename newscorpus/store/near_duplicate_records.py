@@ -17,6 +17,7 @@ import numpy as np
 import psycopg
 from psycopg.rows import dict_row
 
+from newscorpus.core.frozen_instance import frozen_instance
 from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features_batch
 from newscorpus.core.near_duplicate_batch import (
     ArticleToRecord,
@@ -151,8 +152,9 @@ def _lookups(rows: list[dict], size: int) -> list[Lookup]:
         else:
             if row["has_features"]:
                 features[row["id"]] = row_features(row)
-            candidates[position].append(Candidate(row["id"], row["exact"], row["near"], row["shared"],
-                                                  row["canonical_id"] or row["id"], features[row["id"]]))
+            candidates[position].append(frozen_instance(Candidate, {  # Candidate(...) without its __init__
+                "id": row["id"], "exact": row["exact"], "near": row["near"], "shared": row["shared"],
+                "root": row["canonical_id"] or row["id"], "features": features[row["id"]]}))
     return [Lookup(stored.get(position), candidates[position]) for position in range(size)]
 
 

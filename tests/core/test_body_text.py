@@ -106,3 +106,26 @@ def test_short_texts_fold_as_the_arrays_fold_them(monkeypatch):
     short = [fold_nfkc_characters(text) for text in samples]
     monkeypatch.setattr(body_text, "SHORT_TEXT", 0)  # every text through the arrays
     assert short == [fold_nfkc_characters(text) for text in samples]
+
+
+def test_bmp_tables_are_those_of_every_character_alone(monkeypatch):
+    """_nfkc_of_bmp (chunks checked at once, issue 18) and _bmp_classes (the BMP's text from an array) against every
+    BMP character normalised and matched alone, whatever the chunk size."""
+    import numpy as np
+
+    one_char = np.arange(body_text.BMP_SIZE, dtype=np.uint32)
+    several_chars = np.zeros(body_text.BMP_SIZE, dtype=bool)
+    for code in range(body_text.BMP_SIZE):
+        folded = unicodedata.normalize("NFKC", chr(code))
+        if len(folded) == 1:
+            one_char[code] = ord(folded)
+        else:
+            several_chars[code] = True
+    words = np.array([bool(re.fullmatch(r"\w", chr(code))) for code in range(body_text.BMP_SIZE)])
+    assert body_text._bmp_text() == "".join(map(chr, range(body_text.BMP_SIZE)))
+    for chunk in (body_text.NFKC_CHUNK, 1, 7, 1000, body_text.BMP_SIZE):
+        monkeypatch.setattr(body_text, "NFKC_CHUNK", chunk)
+        got_one, got_several = body_text._nfkc_of_bmp.__wrapped__()
+        assert got_one.tolist() == one_char.tolist() and got_several.tolist() == several_chars.tolist(), chunk
+    classes = body_text._bmp_classes.__wrapped__()
+    assert ((classes & body_text.WORD_CHAR) != 0).tolist() == words.tolist()

@@ -180,3 +180,37 @@ def test_a_sketch_made_from_its_array_is_the_sketch_made_from_its_hashes():
     body = BodyText.of(normalize_text("\n".join(EN_PARAGRAPHS)))
     sketch = sketch_body(body, "en")
     assert sketch.hash_array.tolist() == np.unique(np.array(sketch.hashes, dtype=np.int64)).tolist()
+
+
+def test_sorted_distinct_is_np_unique():
+    import numpy as np
+
+    from newscorpus.core.shingle_sketch import sorted_distinct
+
+    rng = np.random.default_rng(18)
+    for size in (0, 1, 2, 7, 256, 1000):
+        for high in (3, 1 << 62):
+            values = rng.integers(0, high, size=size, dtype=np.int64)
+            got = sorted_distinct(values)
+            assert got.dtype == np.unique(values).dtype and got.tolist() == np.unique(values).tolist()
+            assert sorted_distinct(np.sort(values), is_sorted=True).tolist() == np.unique(values).tolist()
+
+
+def test_features_and_decisions_do_not_import_numpy_ma():
+    """np.unique's first call imports numpy.ma (~6 ms a crawl): the near-duplicate features and decision use none."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features, decide\n"
+        "from newscorpus.core.shingle_sketch import ShingleSketch\n"
+        "config = NearDuplicateConfig()\n"
+        "body = '北京时间…½ 😀 ＡＢＣ 新闻报道说今天天气很好。' * 40\n"
+        "a = build_features('北京新闻', body, 'zh', config, site=1)\n"
+        "b = build_features('London news…', 'The bridge reopened today. ' * 40, 'en', config, site=1)\n"
+        "decide(a, [(1, a), (2, b), (3, a)], config)\n"
+        "ShingleSketch((5, 3, 3), 3, 3).hash_array\n"
+        "assert 'numpy.ma' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)

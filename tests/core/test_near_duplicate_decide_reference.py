@@ -283,3 +283,80 @@ def test_left_out_is_the_union_of_each_candidates_others():
             assert got[c].tolist() == [h in union for h in new_hashes], (seed, c)
             left += bool(union & set(new_hashes))
     assert left > 50
+
+
+def _holds_and_below_by_search(pool: CandidatePool):
+    """What CandidatePool.__init__ gave before issue 18's round 8: a binary search of every row hash in new's."""
+    import numpy as np
+
+    new_hashes = pool.rows[-1].sketch.hash_array
+    count = len(new_hashes)
+    at = np.searchsorted(new_hashes, pool.flat)
+    in_new = new_hashes[np.minimum(at, count - 1)] == pool.flat if count else np.zeros(len(at), dtype=bool)
+    holds = np.zeros(len(pool.rows) * count, dtype=bool)
+    holds[(pool.owners * count + at)[in_new]] = True
+    outside = np.bincount((pool.owners * (count + 1) + at)[~in_new], minlength=len(pool.rows) * (count + 1))
+    below = np.cumsum(outside.reshape(len(pool.rows), count + 1)[:, :count], axis=1)
+    return holds.reshape(len(pool.rows), count), below, in_new
+
+
+def _low_bits_twins(new: DocumentFeatures, rng: random.Random) -> DocumentFeatures:
+    """A candidate whose hashes share the low bits of new's (and some of new's own): every one passes the pool's
+    low-bits table, most are not new's."""
+    low = candidate_pool.LOW_BITS_TABLE
+    hashes = {h if rng.random() < 0.3 else (h + low * rng.randrange(1, 1 << 40)) % (1 << 63)
+              for h in new.sketch.hashes}
+    return replace(new, sketch=sketch_of(hashes, rng), site=2)
+
+
+def test_pool_holds_and_below_are_those_of_a_search_of_every_hash():
+    """holds, and below where a row holds new's hash (the only places resemblance_batch reads it; 0 elsewhere), as
+    the binary search of every row hash gave them; the low bits table lets no row hash of new's through unseen."""
+
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(480):
+        new, candidates, _ = generated_case(seed)
+        olds = [old for _, old in candidates]
+        if seed % 4 == 0 and new.sketch.hashes:
+            olds += [_low_bits_twins(new, rng) for _ in range(3)]
+        pool = CandidatePool(new, olds, 3, COPY_JACCARD)
+        holds, below, in_new = _holds_and_below_by_search(pool)
+        assert pool.holds.tolist() == holds.tolist(), seed
+        assert (pool.below[holds] == below[holds]).all() and not pool.below[~holds].any(), seed
+        assert pool.in_new.tolist() == in_new.tolist(), seed
+        checked += int(holds[:-1].sum())
+    assert checked > 10_000
+
+
+def test_resemblances_at_once_are_those_of_resemblance_of_bit_for_bit(monkeypatch):
+    """resemblance_batch's arithmetic on all pairs at once (numpy) against resemblance_of's one pair at a time (the
+    path it keeps for few candidates and for counts past float64's integers), and against `resemblance` with the
+    left-out hashes."""
+    from newscorpus.core import resemblance_batch
+
+    compared = 0
+    for seed in range(0, 480, 2):
+        new, candidates, _ = generated_case(seed)
+        olds = [old for _, old in candidates if old.lang == new.lang]
+        if len(olds) < 2:
+            continue
+        if seed % 6 == 0:  # shingle counts far past the sketch's (long bodies), and near float64's integers
+            big = 10**15 if seed % 12 == 0 else 3 * 10**9
+            olds = [replace(old, sketch=ShingleSketch(old.sketch.hashes, big + i, old.sketch.token_count))
+                    for i, old in enumerate(olds)]
+        pool = CandidatePool(new, olds, 3, COPY_JACCARD)
+        left_out = pool.left_out()
+        arguments = (new.sketch, [old.sketch for old in olds], pool.holds[:-1], pool.below[:-1], left_out)
+        with monkeypatch.context() as patched:
+            patched.setattr(resemblance_batch, "AT_ONCE_FROM", 0)  # every pool at once
+            at_once = resemblance_batch.resemblances(*arguments)
+        with monkeypatch.context() as patched:
+            patched.setattr(resemblance_batch, "EXACT_PRODUCTS", 0)  # every pool one pair at a time
+            one_by_one = resemblance_batch.resemblances(*arguments)
+        assert repr(at_once) == repr(one_by_one), seed
+        new_hashes = new.sketch.hash_array
+        for old, got, left in zip(olds, at_once, left_out, strict=True):
+            assert repr(got) == repr(resemblance(new.sketch, old.sketch, new_hashes[left])), seed
+        compared += len(olds)
+    assert compared > 1000

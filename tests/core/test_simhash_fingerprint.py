@@ -258,3 +258,34 @@ def test_chosen_features_vote_as_the_ranked_features():
         features = simhash_features(normalized, lang)
         expected = fingerprint(features) if features else None
         assert body_fingerprint(BodyText.of(normalized), lang) == expected, text[:80]
+
+
+def test_utf8_crc32_of_3_byte_characters_is_zlibs():
+    from newscorpus.core.simhash_fingerprint import utf8_crc32_3_bytes
+
+    codes = [code for code in range(0x800, 0x10000) if not 0xD800 <= code < 0xE000]
+    for seed in (0, 1, 0xFFFFFFFF, 123_456_789):
+        assert utf8_crc32_3_bytes(np.array(codes), seed).tolist() == [zlib.crc32(chr(c).encode(), seed) for c in codes]
+    assert utf8_crc32_3_bytes(np.array([], dtype=np.uint32), 0).tolist() == []
+    for outside in (0x7FF, 0xD800, 0x10000):
+        with pytest.raises(ValueError):
+            utf8_crc32_3_bytes(np.array([0x4E00, outside]), 0)
+
+
+def test_cjk_crc_tables_are_those_made_with_zlib():
+    """_cjk_crc_tables against the zlib call per character and seed it was made with before (issue 18)."""
+    from newscorpus.core.body_text import CJK_CODES
+    from newscorpus.core.simhash_fingerprint import _cjk_crc_tables
+
+    encoded = [chr(code).encode() for code in CJK_CODES]
+    seed_0 = np.array([zlib.crc32(text) for text in encoded], dtype=np.uint32)
+    seed_1 = np.array([zlib.crc32(text, 1) for text in encoded], dtype=np.uint32)
+    zero = zlib.crc32(b"\0\0\0")
+    shift = np.array([[zlib.crc32(b"\0\0\0", byte << (8 * k)) ^ zero for byte in range(256)] for k in range(4)],
+                     dtype=np.uint32)
+    shifted = [shift[0][start & 0xFF] ^ shift[1][(start >> 8) & 0xFF] ^ shift[2][(start >> 16) & 0xFF]
+               ^ shift[3][start >> 24] for start in (seed_0, seed_1)]
+    first = shifted[0].astype(np.uint64) << np.uint64(32) | shifted[1].astype(np.uint64)
+    second = seed_0.astype(np.uint64) << np.uint64(32) | seed_0.astype(np.uint64)
+    got_first, got_second = _cjk_crc_tables()
+    assert got_first.tolist() == first.tolist() and got_second.tolist() == second.tolist()
