@@ -7,6 +7,13 @@ lone article goes alone at once, so batching adds no wait; under load the per-tr
 (benchmarks/near_duplicate_throughput.py).
 A batch the database refuses is tried again one article at a time, so one article does not fail the others.
 
+The thread holds the connection and waits on the database; the batch's pure steps (the features, the matching, the
+links: most of its CPU) it hands back to the event loop's thread and waits for them (``compute``). Run in the
+recorder's thread, they held the GIL against the reactor's: every socket call of the reactor handed the GIL over and
+waited to get it back, and a default crawl on a quiet 2-core machine spent ~9 % more CPU than one confined to one
+core (2026-11-25, issue 18). On the loop they are the reactor's own work, as the extraction is. If the loop is gone
+(the crawl stopping) while the thread waits, the thread does the step itself.
+
 With ``in_process=True`` the thread only hands each batch to the decision's process of its own
 (newscorpus.store.near_duplicate_process) and waits for it, so the features and the decision hold the crawl
 process's GIL no more; a batch that process dies on twice is decided in this thread.
@@ -15,10 +22,11 @@ process's GIL no more; a batch that process dies on twice is decided in this thr
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -85,20 +93,55 @@ class NearDuplicateRecorder:
             await self.call(self.process.close)
         self.executor.shutdown(wait=True)
 
-    def _decide(self, batch: list[ArticleToDecide]) -> list[NearDuplicateOutcome | None]:
-        """In the executor's thread: features, then one transaction for the batch; None for a body too short."""
+    def _decide(self, batch: list[ArticleToDecide],
+                loop: asyncio.AbstractEventLoop) -> list[NearDuplicateOutcome | None]:
+        """In the executor's thread: features, then one transaction for the batch, the pure steps on ``loop``; None
+        for a body too short."""
         if self.process is not None:
             try:
                 return self.process.decide(batch)
             except ChildDied as error:  # decided here; the next batch goes to a new process
                 logger.error("%s: decided in the crawl process", error)
-        return decide_batch(self.held, batch, self.config)
+        return decide_batch(self.held, batch, self.config,
+                            compute=lambda function, *args: on_loop(loop, function, *args))
 
     async def _run(self, batch: list[ArticleToDecide]) -> list[NearDuplicateOutcome | None]:
         """The batch decided in the recorder's thread; a refused batch closes the connection (the next one opens
         another) before it is decided again one article at a time."""
         try:
-            return await self.call(self._decide, batch)
+            return await self.call(self._decide, batch, asyncio.get_running_loop())
         except REFUSED:
             await self.call(self.held.close)
             raise
+
+
+# How often a thread waiting for a step on the loop looks whether the loop still runs (seconds).
+LOOP_CHECK_SECONDS = 1.0
+
+
+def on_loop(loop: asyncio.AbstractEventLoop, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` run by ``loop``'s thread, waited for by this one; run here if the loop stops first."""
+    try:
+        if asyncio.get_running_loop() is loop:
+            return function(*args)  # called on the loop's own thread: nothing to wait for
+    except RuntimeError:  # no loop runs in this thread: the usual case
+        pass
+    done: concurrent.futures.Future = concurrent.futures.Future()
+
+    def run() -> None:
+        if done.set_running_or_notify_cancel():
+            try:
+                done.set_result(function(*args))
+            except BaseException as error:  # noqa: BLE001 - raised again in the waiting thread
+                done.set_exception(error)
+
+    try:
+        loop.call_soon_threadsafe(run)
+    except RuntimeError:  # the loop is closed
+        return function(*args)
+    while True:
+        try:
+            return done.result(LOOP_CHECK_SECONDS)
+        except concurrent.futures.TimeoutError:
+            if not loop.is_running() and done.cancel():
+                return function(*args)

@@ -11,7 +11,8 @@ of all new articles (one statement), the links and the commit.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import psycopg
@@ -50,21 +51,31 @@ from newscorpus.store.near_duplicate_index import (
 )
 from newscorpus.store.sql import query
 
+T = TypeVar("T")
+
 __all__ = ["ArticleToRecord", "NearDuplicateOutcome", "decide_batch", "record_article", "record_articles"]
 
 # An article the stage asks about: (url, site id, title, body, language as the extraction found it or None).
 ArticleToDecide = tuple[str, int, str, str, "str | None"]
+# How the batch's pure steps (the features, the matching, the links) are run: called with the function and its
+# arguments, it returns what the function returns. `here` runs them in the calling thread; the crawl's recorder runs
+# them on its event loop while its thread keeps the connection (newscorpus.store.near_duplicate_recorder).
+Compute = Callable[..., Any]
 
 
-def decide_batch(held: HeldConnection, batch: Sequence[ArticleToDecide],
-                 config: NearDuplicateConfig) -> list[NearDuplicateOutcome | None]:
+def here(function: Callable[..., T], *args: Any) -> T:
+    return function(*args)
+
+
+def decide_batch(held: HeldConnection, batch: Sequence[ArticleToDecide], config: NearDuplicateConfig,
+                 compute: Compute = here) -> list[NearDuplicateOutcome | None]:
     """The stage's decision for a batch: the features, then one transaction (record_articles, retried on
     ``held`` while the server is away: it is idempotent per URL and text); None for a body too short to compare.
     Run by newscorpus.store.near_duplicate_recorder's thread or by its process of its own
     (newscorpus.store.near_duplicate_process): the same code either way."""
     outcomes: list[NearDuplicateOutcome | None] = [None] * len(batch)
-    built = build_features_batch([(title, body, site_id, language)
-                                  for _, site_id, title, body, language in batch], config)
+    built = compute(build_features_batch, [(title, body, site_id, language)
+                                           for _, site_id, title, body, language in batch], config)
     articles, positions = [], []
     for position, ((url, site_id, title, body, _), features) in enumerate(zip(batch, built, strict=True)):
         if features.token_count >= config.min_simhash_tokens:
@@ -73,7 +84,7 @@ def decide_batch(held: HeldConnection, batch: Sequence[ArticleToDecide],
     if not articles:
         return outcomes
     what = f"the near-duplicate check of {len(articles)} article(s) from {articles[0].url[:200]}"
-    recorded = held.run(lambda connection: record_articles(connection, articles, config), what)
+    recorded = held.run(lambda connection: record_articles(connection, articles, config, compute=compute), what)
     for position, outcome in zip(positions, recorded, strict=True):
         outcomes[position] = outcome
     return outcomes
@@ -87,7 +98,7 @@ def record_article(connection: psycopg.Connection, url: str, site_id: int, text_
 
 
 def record_articles(connection: psycopg.Connection, articles: Sequence[ArticleToRecord], config: NearDuplicateConfig,
-                    layout: str = "table") -> list[NearDuplicateOutcome]:
+                    layout: str = "table", compute: Compute = here) -> list[NearDuplicateOutcome]:
     """Decide each article against the index and the batch's earlier articles and record it: features, postings,
     the link to its cluster's canonical article. Idempotent per URL and text hash. A URL seen twice in the batch,
     and a stored article whose text changed (batch of more than one), go to a following transaction."""
@@ -98,12 +109,12 @@ def record_articles(connection: psycopg.Connection, articles: Sequence[ArticleTo
     for position, article in enumerate(articles):
         first.setdefault(article.url, position)
     positions = sorted(first.values())
-    decided = _record_batch(connection, [articles[p] for p in positions], config, layout)
+    decided = _record_batch(connection, [articles[p] for p in positions], config, layout, compute)
     for position, outcome in zip(positions, decided, strict=True):
         outcomes[position] = outcome
     for position, outcome in enumerate(outcomes):  # one at a time, in order: a batch of one leaves none out
         if outcome is None:
-            outcomes[position] = _record_batch(connection, [articles[position]], config, layout)[0]
+            outcomes[position] = _record_batch(connection, [articles[position]], config, layout, compute)[0]
     return outcomes  # type: ignore[return-value]
 
 
@@ -159,7 +170,7 @@ def _lookups(rows: list[dict], size: int) -> list[Lookup]:
 
 
 def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], config: NearDuplicateConfig,
-                  layout: str) -> list[NearDuplicateOutcome | None]:
+                  layout: str, compute: Compute = here) -> list[NearDuplicateOutcome | None]:
     """One transaction; None for the articles left to a following one (see record_articles)."""
     use_binary_bigint_arrays(connection)
     with connection.pipeline(), connection.transaction():
@@ -170,8 +181,8 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
         stored_rows = {row["article"] - 1: row for row in rows if row["role"] == "self"}
         new_ids = [i for (i,) in ids_cursor.fetchall()]
 
-        matches = match_batch(batch, _lookups(rows, len(batch)), new_ids, config)
-        plan = link_batch(matches, _lock_roots(connection, matches.roots_to_lock(), config), config)
+        matches = compute(_match, batch, rows, new_ids, config)
+        plan = compute(link_batch, matches, _lock_roots(connection, matches.roots_to_lock(), config), config)
         inserts: list[NewArticleRow] = []  # the new articles: one statement for the batch
         for recorded in plan.rows:
             match = recorded.match
@@ -190,6 +201,10 @@ def _record_batch(connection: psycopg.Connection, batch: list[ArticleToRecord], 
             connection.execute(query("near_duplicate.relink_members"), {
                 "old_canonical_id": promotion.old_canonical_id, "new_canonical_id": promotion.new_canonical_id})
     return plan.outcomes
+
+
+def _match(batch: list[ArticleToRecord], rows: list[dict], new_ids: list[int], config: NearDuplicateConfig):
+    return match_batch(batch, _lookups(rows, len(batch)), new_ids, config)
 
 
 def _lock_roots(connection: psycopg.Connection, ids: list[int], config: NearDuplicateConfig) -> LockedRoots:
