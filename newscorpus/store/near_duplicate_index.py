@@ -36,6 +36,7 @@ from newscorpus.core.near_duplicate_batch import Link
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD, find_duplicates
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.simhash_fingerprint import block_keys, hamming_distance, to_signed, to_unsigned
+from newscorpus.store.array_literals import number_array_literal, text_array_literal
 from newscorpus.store.connection import connect
 from newscorpus.store.sql import query
 
@@ -79,28 +80,6 @@ def lock_keys(url: str, features: DocumentFeatures, config: NearDuplicateConfig)
         keys.update(map(_BLOCK_LOCK_KEYS.__getitem__, block_keys(features.simhash, config.simhash_distance)))
     keys.update(map(_KEYWORD_LOCK_KEYS.__getitem__, features.keywords))
     return sorted(keys)
-
-
-def number_array_literal(values: Iterable[int | float | None]) -> str:
-    """An integer, bigint or float8 array as a literal (None: NULL). psycopg dumps a list element by element in Python
-    (~0.3 ms per sketch of 256, profile 2026-11-22); the server parses the literal in a few microseconds."""
-    values = list(values)
-    if None in values:
-        return "{" + ",".join(["NULL" if v is None else str(v) for v in values]) + "}"
-    return "{" + ",".join(map(str, values)) + "}"
-
-
-def text_array_literal(values: Iterable[str | None]) -> str:
-    """A text array as a literal (None: NULL), every element quoted: any text, "NULL" and "" included."""
-    values = list(values)
-    if not values:
-        return "{}"
-    if None not in values:  # the usual case, joined in one C call (the test on the elements alone: the separator
-        whole = "".join(values)  # holds a quote, so with it every array of two or more went the per-element way)
-        if '"' not in whole and "\\" not in whole:
-            return '{"' + '","'.join(values) + '"}'
-    return "{" + ",".join(["NULL" if v is None else '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-                           for v in values]) + "}"
 
 
 # Candidate sketches read again by later batches: the same value gives the same sketch object, whose sorted array

@@ -34,6 +34,7 @@ from newscorpus.core.near_duplicate_batch import (
 from newscorpus.core.near_duplicate_index import MAX_POSTINGS_PER_KEYWORD
 from newscorpus.core.simhash_fingerprint import block_keys, to_signed, to_unsigned
 from newscorpus.core.text import source_hash
+from newscorpus.store.array_literals import number_array_literal, text_array_literal
 from newscorpus.store.held_connection import HeldConnection
 from newscorpus.store.near_duplicate_index import (
     LAYOUTS,
@@ -44,9 +45,7 @@ from newscorpus.store.near_duplicate_index import (
     feature_params,
     insert_new_rows,
     lock_keys,
-    number_array_literal,
     row_features,
-    text_array_literal,
     use_binary_bigint_arrays,
 )
 from newscorpus.store.sql import query

@@ -38,12 +38,15 @@ def digest(text: str) -> uuid.UUID:
     return article_hashes(text)[0][0]
 
 
-def test_the_repository_sorts_hashes_and_keeps_samples_aligned():
-    hashes, samples = article_hashes("one line\nanother line\n第三行")
+def test_the_repository_sorts_hashes_and_keeps_samples_aligned(connection):
+    hashes, samples = article_hashes('one line\nanother line\n第三行\n"quoted", {braced}\\ \x00and NUL\nNULL')
     reversed_params = store.count_params(1, "u", "b", hashes[::-1], samples[::-1], CONFIG)
     assert reversed_params["hashes"] == hashes
-    assert reversed_params["samples"] == samples
     assert [h.bytes for h in reversed_params["hashes"]] == sorted(h.bytes for h in hashes)
+    # the arrays go as literals: the server reads back the sorted hashes and their samples (NUL dropped), aligned
+    sent = connection.execute("SELECT %(hash_array)s::uuid[], %(sample_array)s::text[]", reversed_params).fetchone()
+    assert sent == (hashes, [sample.replace("\x00", "") for sample in samples])
+    assert "NULL" in sent[1] and '"quoted", {braced}\\ and NUL' in sent[1]
 
 
 def test_counts_rc_and_lc_once_per_article(connection):

@@ -15,6 +15,7 @@ from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, fin
 from newscorpus.core.shingle_sketch import ShingleSketch
 from newscorpus.core.simhash_fingerprint import pigeonhole_keys
 from newscorpus.core.text import source_hash
+from newscorpus.store.array_literals import number_array_literal, text_array_literal
 from newscorpus.store.near_duplicate_index import (
     BigintArrayBinary,
     NewArticleRow,
@@ -23,10 +24,8 @@ from newscorpus.store.near_duplicate_index import (
     insert_new_rows,
     list_clusters,
     lock_keys,
-    number_array_literal,
     resolve_duplicates,
     sketch_hashes,
-    text_array_literal,
     use_binary_bigint_arrays,
 )
 from newscorpus.store.near_duplicate_records import ArticleToRecord, record_article, record_articles

@@ -10,7 +10,7 @@ WITH kinds AS (
     ON CONFLICT (url) DO UPDATE SET body_hash = EXCLUDED.body_hash, kinds = EXCLUDED.kinds
 )
 SELECT o_articles_seen, o_counts, o_allowed, o_status, o_pruned
-FROM line_noise_count_article(%(site_id)s, %(url)s, %(body_hash)s, %(hashes)s::uuid[], %(samples)s::text[],
+FROM line_noise_count_article(%(site_id)s, %(url)s, %(body_hash)s, %(hash_array)s::uuid[], %(sample_array)s::text[],
                               %(prune_interval)s, %(prune_divisor)s, %(sample_min)s)
 
 -- name: sites_with_articles

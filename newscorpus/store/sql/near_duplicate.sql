@@ -160,7 +160,7 @@ LIMIT %(limit)s
 
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
--- The arrays go as literals (near_duplicate_index.number_array_literal, text_array_literal), the lock and block keys
+-- The arrays go as literals (newscorpus.store.array_literals), the lock and block keys
 -- in binary (near_duplicate_index.BigintArrayBinary). A candidate's features
 -- come once per batch, on its first row (has_features), in the function's row order (WITH ORDINALITY): the batch's
 -- articles share most of their candidates (a site's recent articles), whose features were read up to 64 times
