@@ -72,11 +72,16 @@ class Extraction:
 MAX_PAGE_BYTES = 20_000_000
 
 
+# The control bytes looks_binary counts: below 32, but not tab, LF, form feed, CR or ESC.
+_CONTROL_BYTES = bytes(byte for byte in range(32) if byte not in (9, 10, 12, 13, 27))
+
+
 def looks_binary(data: bytes) -> bool:
     head = data[:_SNIFF_BYTES]
     if not head:
         return False
-    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
+    # the control bytes counted as those `translate` deletes (in C: a generator over 1 KB was ~11 us a page)
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     return controls / len(head) > MAX_CONTROL_SHARE
 
 

@@ -166,7 +166,7 @@ class Block:
     tag: str
     parent: int  # index of the enclosing block, -1 for the root
     depth: int
-    parts: list[str] = field(default_factory=list)
+    parts: list[str] | tuple[str, ...] = field(default_factory=list)  # () once finished (_finish)
     link_chars: int = 0
     bold_count: int = 0
     br_count: int = 0
@@ -521,6 +521,13 @@ def build_blocks(root: etree._Element) -> list[Block]:
     return blocks
 
 
+# A finished block's parts: its list is let go as soon as its text is made. A page's blocks live until its extraction
+# ends, and with each its list and its element's proxy: ~1,370 objects the garbage collector tracks, which its young
+# collections move on to the oldest generation, whose full collections then run every ~90 pages of the dev sets
+# (~0.13 ms a page). Freed lists make a third fewer (issue 16 round 10, 2026-11-25).
+_NO_PARTS: tuple[str, ...] = ()
+
+
 def _finish(block: Block) -> None:
     """A block's text from its parts: no-break spaces counted and made spaces, runs of spaces squashed, each line
     stripped, empty lines dropped; then its counts. Most wrappers own only whitespace (nothing to normalise), and
@@ -528,7 +535,7 @@ def _finish(block: Block) -> None:
     this against the line-by-line form it replaces, issue 16, 2026-11-24)."""
     parts = block.parts
     raw = "".join(parts) if len(parts) != 1 else parts[0]
-    parts.clear()  # the block's parts end empty, as before (emptied in place: no new list per block)
+    block.parts = _NO_PARTS  # the list is freed now, not with the page (see _NO_PARTS)
     if not raw:
         block.link_chars = 0
         return
