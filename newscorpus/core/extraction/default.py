@@ -222,7 +222,7 @@ def _signature(block: Block) -> tuple[str, str]:
     """Tag and first class name: "zn-body__paragraph" and "zn-body__paragraph speakable" are the same
     markup with a modifier (BEM-style). Exact class strings (readability's test) kept cnn.com's first
     paragraphs out of its region: en .9462 -> .9466, nothing else changed (dev run of 2026-11-22)."""
-    classes = (block.element.get("class") or "").split()
+    classes = block.class_names.split()
     return block.tag, classes[0] if classes else ""
 
 
