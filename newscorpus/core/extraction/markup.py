@@ -169,7 +169,8 @@ def read_markup(root: etree._Element) -> PageMarkup:
             elif name not in _READ_ATTRIBUTES:  # style, src, data-*, ...: one set test instead of the six below
                 continue
             elif name == "id":
-                mark |= _token_mark(value)
+                known = token_marks.get(value)  # as for classes: no call for a known id
+                mark |= _token_mark(value) if known is None else known
             elif name == "itemprop":
                 itemprops.append((value.strip().lower(), element))
             elif name == "rel":
