@@ -511,6 +511,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
                         current.link_chars += len(element.tail.strip())
                     break
                 current.end = len(blocks)
+                _finish(current)  # its own text is complete: its parts' list is let go now (see _NO_PARTS)
                 if current.tag in CHROME_TAGS:
                     chrome_depth -= 1
                 current_index = current.parent
@@ -529,17 +530,17 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 if link_depth:
                     current.link_chars += len(tail.strip())
     while current_index >= 0:  # the root, and any block left open
-        blocks[current_index].end = len(blocks)
-        current_index = blocks[current_index].parent
-    for block in blocks:
+        block = blocks[current_index]
+        block.end = len(blocks)
         _finish(block)
+        current_index = block.parent
     return blocks
 
 
-# A finished block's parts: its list is let go as soon as its text is made. A page's blocks live until its extraction
-# ends, and with each its list and its element's proxy: ~1,370 objects the garbage collector tracks, which its young
-# collections move on to the oldest generation, whose full collections then run every ~90 pages of the dev sets
-# (~0.13 ms a page). Freed lists make a third fewer (issue 16 round 10, 2026-11-25).
+# A finished block's parts: its list is let go as soon as its text is made, when the block closes in the walk. A page's
+# blocks live until its extraction ends, and with each its list and its element's proxy: ~1,370 objects the garbage
+# collector tracks, which its young collections move on to the oldest generation, whose full collections then ran
+# every ~90 pages of the dev sets (~0.13 ms a page). Freed lists make a third fewer (issue 16 round 10, 2026-11-25).
 _NO_PARTS: tuple[str, ...] = ()
 
 
