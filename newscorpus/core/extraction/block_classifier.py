@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags
+from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
 from newscorpus.core.text import language_of_texts
 
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
@@ -230,7 +230,7 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
             height += 1
             node = parents[node]
     captions: dict[int, bool] = {-1: False}  # block -> a <figure>/<figcaption> is it or above it
-    classes = [blocks[indices[position]].element.get("class") or "" for position in positions]
+    classes = [blocks[indices[position]].class_names for position in positions]
     makes = _kept_makes(blocks, kept, {_make_of(blocks[indices[position]].tag, names)
                                        for position, names in zip(positions, classes, strict=True)})
     zh = 1.0 if language == "zh" else 0.0
@@ -247,7 +247,7 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
         size = block.chars
         parent = block.parent
         grandparent = parents[parent] if parent >= 0 else -1
-        flags = _names_flags(names + " " + (block.element.get("id") or ""))
+        flags = block.name_flags  # _names_flags of its class and id
         depth_in = next((block.depth - blocks[r].depth for r in roots if r <= index < blocks[r].end), -1)
         side = 0 if low <= index < high else -1 if index < low else 1
         distance = 0 if side == 0 else (low - index if side < 0 else index - high + 1)
@@ -356,7 +356,7 @@ class _Items:
         make = self.makes.get(index)
         if make is None:
             block = self.blocks[index]
-            make = self.makes[index] = _make_of(block.tag, block.element.get("class") or "")
+            make = self.makes[index] = _make_of(block.tag, block.class_names)
         return make
 
     def same_tag(self, parent: int, tag: str) -> list[int]:
@@ -437,7 +437,7 @@ def _kept_makes(blocks: list[Block], kept: list[int], wanted: set[tuple[str, str
     for index in kept:
         block = blocks[index]
         if block.tag in tags:
-            make = _make_of(block.tag, block.element.get("class") or "")
+            make = _make_of(block.tag, block.class_names)
             if make in wanted:
                 found.add(make)
                 if len(found) == len(wanted):

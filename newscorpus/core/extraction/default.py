@@ -222,7 +222,7 @@ def _signature(block: Block) -> tuple[str, str]:
     """Tag and first class name: "zn-body__paragraph" and "zn-body__paragraph speakable" are the same
     markup with a modifier (BEM-style). Exact class strings (readability's test) kept cnn.com's first
     paragraphs out of its region: en .9462 -> .9466, nothing else changed (dev run of 2026-11-22)."""
-    classes = (block.element.get("class") or "").split()
+    classes = block.class_names.split()
     return block.tag, classes[0] if classes else ""
 
 
@@ -481,9 +481,11 @@ def comment_sections(blocks: list[Block]) -> list[bool]:
 
 def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
             tuned: dict[str, float], comments: list[bool] | None = None) -> RegionChoice:
-    values = [prose_value(b, max_ratio) if window is None or window[i] else 0.0 for i, b in enumerate(blocks)]
     comments = comment_sections(blocks) if comments is None else comments
-    values = [0.0 if comments[i] else value for i, value in enumerate(values)]
+    # one pass: a block in a comment section or outside the window is worth 0 (prose_value, a pure function of the
+    # block, is not asked of it; the two passes this was gave the same list)
+    values = [0.0 if comments[i] or (window is not None and not window[i]) else prose_value(b, max_ratio)
+              for i, b in enumerate(blocks)]
     outside_chrome = [0.0 if value and in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
     if any(outside_chrome):
         values = outside_chrome

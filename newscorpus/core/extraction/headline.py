@@ -61,9 +61,9 @@ def find_headline(blocks: list[Block], titles: tuple[str, ...]) -> int | None:
 def item_end(blocks: list[Block], headline: int) -> int:
     """Index of the next heading of the same tag and class after the headline (len(blocks) if none)."""
     head = blocks[headline]
-    signature = head.element.get("class") or ""
+    signature = head.class_names
     for index in range(head.end, len(blocks)):
         block = blocks[index]
-        if block.tag == head.tag and block.chars and (block.element.get("class") or "") == signature:
+        if block.tag == head.tag and block.chars and block.class_names == signature:
             return index
     return len(blocks)

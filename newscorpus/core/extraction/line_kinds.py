@@ -67,7 +67,7 @@ def _block_kind(blocks: list[Block], index: int, coded: dict[int, bool] | None =
     while node >= 0 and steps < 8:  # the block or a near enclosing block is code
         code = coded.get(node)
         if code is None:
-            code = coded[node] = blocks[node].tag in CODE_TAGS or _code_class(blocks[node].element.get("class"))
+            code = coded[node] = blocks[node].tag in CODE_TAGS or _code_class(blocks[node].class_names)
         if code:
             return CODE
         node, steps = blocks[node].parent, steps + 1

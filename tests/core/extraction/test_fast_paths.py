@@ -43,8 +43,17 @@ def test_the_region_choice_tells_no_language_but_zh():
 
 
 def test_href_hint_matches_the_case_insensitive_regex():
-    for value in SAMPLES:
+    words = [*markup._HREF_WORDS, "AUTHOR", "Autor", "aut", "/columnists/x", "/contributors/y", "reporter?id=1"]
+    samples = [*SAMPLES, *words, *(f"https://x.org/{a}/{b}" for a in words for b in words)]
+    for value in samples:
         assert markup._href_hint(value) == bool(markup._HREF_HINT.search(value)), value
+
+
+def test_href_prefilter_words_cover_every_href_word():
+    """_href_hint's substring tests: "aut" or one of the other words, in every word of _HREF_WORDS."""
+    assert markup._HREF_HINT_LOWER.pattern == "|".join(markup._HREF_WORDS)
+    tested = ("aut", "writer", "contributor", "columnist", "reporter", "journalist")
+    assert all(any(word in href_word for word in tested) for href_word in markup._HREF_WORDS)
 
 
 def test_code_class_matches_the_regex():
@@ -97,3 +106,27 @@ def test_byline_hint_matches_the_case_insensitive_regex():
     lines = SAMPLES + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(5000)]
     for line in lines:
         assert bylines._byline_hint(line) == bool(bylines._BYLINE_HINT.search(line)), line
+
+
+def test_looks_binary_counts_control_bytes_as_the_generator_did():
+    """looks_binary's control bytes by bytes.translate against the per-byte count it replaces (issue 16 round 10)."""
+    import random
+
+    from newscorpus.core.extraction import MAX_CONTROL_SHARE, looks_binary
+
+    def counted(data: bytes) -> bool:
+        head = data[:1024]
+        if not head:
+            return False
+        controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 27))
+        return controls / len(head) > MAX_CONTROL_SHARE
+
+    rng = random.Random(10)
+    samples = [b"", b"<html>", bytes(range(256)), b"\x00" * 5000, b"\t\n\x0c\r\x1b" * 300]
+    for _ in range(2000):
+        size = rng.choice((1, 7, 100, 1024, 1025, 3000))
+        share = rng.random() * 0.3
+        samples.append(bytes(rng.randrange(32) if rng.random() < share else rng.randrange(32, 256)
+                             for _ in range(size)))
+    for data in samples:
+        assert looks_binary(data) == counted(data), data[:40]

@@ -186,6 +186,21 @@ def test_block_walk_matches_the_stack_walk_on_random_pages():
         assert _fields(build_blocks(root)) == _fields(_stack_walk_blocks(root)), page
 
 
+def test_blocks_carry_their_class_and_name_flags_as_the_element_reads_give():
+    """Block.class_names and Block.name_flags (issue 16 round 10) against what the later steps read before: the class
+    attribute ("" without one) and _names_flags of "class id"."""
+    pages = _pages() + ["<html class='x comment' id='main'><body id='respond'><div class=''>a</div></body></html>",
+                        "<div class='Kommentar \u00e9 sidebar'><p id='story'>t</p></div>"]
+    for page in pages:
+        root = parse_html(page)
+        clean_tree(root)
+        for element in [root, *root.iter()]:
+            for block in build_blocks(element):
+                names = block.element.get("class") or ""
+                assert block.class_names == names, page
+                assert block.name_flags == normalise._names_flags(names + " " + (block.element.get("id") or "")), page
+
+
 def test_block_walk_matches_on_subtrees_and_an_anchor_root():
     root = parse_html("<html><body><div class='c'>x<a href='/'>link <p>in</p> text</a>tail<br>more</div></body></html>")
     for element in root.iter():
