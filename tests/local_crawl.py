@@ -31,3 +31,12 @@ def run_crawl(dsn: str | None, *spider_args: str, settings: dict | None = None, 
         environment["NEWSCORPUS_DB_DSN"] = dsn
     return subprocess.run(command, cwd=PROJECT_ROOT, env=environment, capture_output=True, text=True,
                           timeout=timeout)
+
+
+def refused_setting(tmp_path: Path, settings: dict) -> str:
+    """The crawl command's stderr for a crawl refused (exit 2) before fetching anything, given `settings`."""
+    config = tmp_path / "nowhere.toml"
+    config.write_text('name = "nowhere"\nstart_urls = ["http://127.0.0.1:9/"]\n', encoding="utf-8")
+    result = run_crawl(None, f"site={config}", timeout=60, settings={**settings, "LOG_LEVEL": "WARNING"})
+    assert result.returncode == 2, result.stderr[-2000:]
+    return result.stderr

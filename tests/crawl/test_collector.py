@@ -20,7 +20,7 @@ from newscorpus.crawl.collector import (
     check_collector_settings,
 )
 from newscorpus.crawl.stage_settings import SettingError
-from tests.local_crawl import run_crawl
+from tests.local_crawl import refused_setting
 
 
 class Page:
@@ -107,10 +107,5 @@ def test_a_bad_collector_setting_is_one_line(name, value, message):
 
 
 def test_the_crawl_command_refuses_a_bad_collector_setting_in_one_line(tmp_path):
-    config = tmp_path / "nowhere.toml"
-    config.write_text('name = "nowhere"\nstart_urls = ["http://127.0.0.1:9/"]\n', encoding="utf-8")
-    result = run_crawl(None, f"site={config}", timeout=60,
-                       settings={"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": "lots", "LOG_LEVEL": "WARNING"})
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert result.stderr == ("scrapy crawl site: error: NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD: 'lots' is not a whole "
-                             "number\n")
+    assert refused_setting(tmp_path, {"NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD": "lots"}) == (
+        "scrapy crawl site: error: NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD: 'lots' is not a whole number\n")
