@@ -160,7 +160,11 @@ def _cjk_crc_tables() -> tuple[np.ndarray, np.ndarray]:
     characters' (~10 ms CPU and 450 KB, once). M applied per bigram, by its 4 byte tables, was ~1/4 of a zh body's
     fingerprint without its memo (issue 18, 2026-11-24)."""
     codes = np.array(CJK_CODES, dtype=np.uint32)
-    seed_0, seed_1 = utf8_crc32_3_bytes(codes, 0), utf8_crc32_3_bytes(codes, 1)
+    return _crc_pair_tables(utf8_crc32_3_bytes(codes, 0), utf8_crc32_3_bytes(codes, 1))
+
+
+def _crc_pair_tables(seed_0: np.ndarray, seed_1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """_cjk_crc_tables' two tables from the characters' CRC-32s with seeds 0 and 1."""
     zero = zlib.crc32(b"\0\0\0")
     shift = np.array([[zlib.crc32(b"\0\0\0", byte << (8 * k)) ^ zero for byte in range(256)] for k in range(4)],
                      dtype=np.uint32)

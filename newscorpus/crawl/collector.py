@@ -37,15 +37,18 @@ YOUNG_THRESHOLD = 50_000  # the default of NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD:
 
 def check_collector_settings(settings) -> None:
     """The two settings read as the extensions read them: a bad value is one line before the crawl starts."""
-    for name, read in (("NEWSCORPUS_FREEZE_START_UP_OBJECTS", settings.getbool),
-                       ("NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD", settings.getint)):
-        try:
-            value = read(name)
-        except ValueError:
-            raise SettingError(f"{name}: {settings.get(name)!r} is not a "
-                               f"{'boolean' if read == settings.getbool else 'whole number'}") from None
-        if read == settings.getint and value < 0:
-            raise SettingError(f"{name}: {value} is below 0 (0 keeps Python's own threshold)")
+    name = "NEWSCORPUS_FREEZE_START_UP_OBJECTS"
+    try:
+        settings.getbool(name)
+    except ValueError:
+        raise SettingError(f"{name}: {settings.get(name)!r} is not a boolean") from None
+    name = "NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD"
+    try:
+        threshold = settings.getint(name)
+    except ValueError:
+        raise SettingError(f"{name}: {settings.get(name)!r} is not a whole number") from None
+    if threshold < 0:
+        raise SettingError(f"{name}: {threshold} is below 0 (0 keeps Python's own threshold)")
 
 
 class StartUpObjectsFrozen:

@@ -275,17 +275,11 @@ def test_utf8_crc32_of_3_byte_characters_is_zlibs():
 def test_cjk_crc_tables_are_those_made_with_zlib():
     """_cjk_crc_tables against the zlib call per character and seed it was made with before (issue 18)."""
     from newscorpus.core.body_text import CJK_CODES
-    from newscorpus.core.simhash_fingerprint import _cjk_crc_tables
+    from newscorpus.core.simhash_fingerprint import _cjk_crc_tables, _crc_pair_tables
 
     encoded = [chr(code).encode() for code in CJK_CODES]
     seed_0 = np.array([zlib.crc32(text) for text in encoded], dtype=np.uint32)
     seed_1 = np.array([zlib.crc32(text, 1) for text in encoded], dtype=np.uint32)
-    zero = zlib.crc32(b"\0\0\0")
-    shift = np.array([[zlib.crc32(b"\0\0\0", byte << (8 * k)) ^ zero for byte in range(256)] for k in range(4)],
-                     dtype=np.uint32)
-    shifted = [shift[0][start & 0xFF] ^ shift[1][(start >> 8) & 0xFF] ^ shift[2][(start >> 16) & 0xFF]
-               ^ shift[3][start >> 24] for start in (seed_0, seed_1)]
-    first = shifted[0].astype(np.uint64) << np.uint64(32) | shifted[1].astype(np.uint64)
-    second = seed_0.astype(np.uint64) << np.uint64(32) | seed_0.astype(np.uint64)
+    first, second = _crc_pair_tables(seed_0, seed_1)
     got_first, got_second = _cjk_crc_tables()
     assert got_first.tolist() == first.tolist() and got_second.tolist() == second.tolist()
