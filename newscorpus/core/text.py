@@ -42,6 +42,7 @@ _HANGUL = re.compile(f"[{characters(HANGUL)}]")
 _CYRILLIC = re.compile(f"[{characters(CYRILLIC)}]")
 _ARABIC = re.compile(f"[{characters(ARABIC)}]")
 _LETTER = re.compile(r"[^\W\d_]")
+_NOT_LETTER = re.compile(r"[\W\d_]")  # every character _LETTER does not match
 # Any character of the scripts counted below; a text without one (most English bodies) skips their counts.
 _OTHER_SCRIPT = re.compile(f"[{characters(CYRILLIC, ARABIC, KANA, HAN_EXTENSION_A, HAN_UNIFIED, HANGUL)}]")
 _LATIN_WORD = re.compile(r"[a-zA-Z\u00c0-\u024f]+")
@@ -64,9 +65,22 @@ def detect_language(text: str, english: bool = True) -> str | None:
     only "zh or not": its page language 0.086 against 0.156-0.168 ms a page on the dev sets; issue 16 round 9,
     2026-11-24; tests/core/test_text.py compares)."""
     sample = text[:SAMPLE_CHARS]
-    if _OTHER_SCRIPT.search(sample) is None:  # every script share below would be 0
-        return _english_or_none(sample) if english else None
-    letters = len(_LETTER.findall(sample))
+    if english:
+        # one search for the first character of another script or of Latin's extended range: most English samples hold
+        # neither, and their words are then read from the ASCII bytes without the second search _latin_words made
+        # (body language of the dev pages' en bodies ~0.015 ms less; issue 16 round 11, 2026-11-25; test_text.py
+        # compares with the two searches)
+        first = _BEYOND_ASCII_LETTERS.search(sample)
+        if first is None:
+            return _english_from(_ascii_words(sample), _STOPWORD_BYTES)
+        if _OTHER_SCRIPT.search(sample, first.start()) is None:  # every script share below would be 0
+            return _english_or_none(sample)
+    elif _OTHER_SCRIPT.search(sample) is None:  # every script share below would be 0
+        return None
+    # the letters counted as the characters that are not letters (_NOT_LETTER is _LETTER's complement): a sample in
+    # another script is ~80% letters, and each match is a string made (a zh sample's count 0.205 -> 0.086 ms; issue
+    # 16 round 11, 2026-11-25; test_text.py compares)
+    letters = len(sample) - len(_NOT_LETTER.findall(sample))
     if not letters:
         return None
     kana = len(_KANA.findall(sample))
@@ -114,15 +128,29 @@ _LETTER_BYTES = bytes(byte if 65 <= byte <= 90 or 97 <= byte <= 122 else 32 for 
 _STOPWORD_BYTES = frozenset(spelling.encode("ascii") for spelling in _STOPWORD_SPELLINGS)
 
 
+# A character of _LATIN_EXTENDED or of _OTHER_SCRIPT (detect_language's first search).
+_BEYOND_ASCII_LETTERS = re.compile(
+    f"[\u00c0-\u024f{characters(CYRILLIC, ARABIC, KANA, HAN_EXTENSION_A, HAN_UNIFIED, HANGUL)}]"
+)
+
+
+def _ascii_words(sample: str) -> list[bytes]:
+    """_LATIN_WORD's words of a sample without a character of _LATIN_EXTENDED (see above)."""
+    return sample.encode("ascii", "replace").translate(_LETTER_BYTES).split()
+
+
 def _latin_words(sample: str) -> tuple[list, frozenset]:
     """The words of _LATIN_WORD in the sample, and the stopword spellings in their type (str or bytes)."""
     if _LATIN_EXTENDED.search(sample) is None:
-        return sample.encode("ascii", "replace").translate(_LETTER_BYTES).split(), _STOPWORD_BYTES
+        return _ascii_words(sample), _STOPWORD_BYTES
     return _LATIN_WORD.findall(sample), _STOPWORD_SPELLINGS
 
 
 def _english_or_none(sample: str) -> str | None:
-    words, spellings = _latin_words(sample)
+    return _english_from(*_latin_words(sample))
+
+
+def _english_from(words: list, spellings: frozenset) -> str | None:
     stopwords = sum(map(spellings.__contains__, words))
     if words and stopwords / len(words) > MIN_STOPWORD_SHARE:
         return "en"

@@ -134,10 +134,13 @@ def markup_authors(markup: PageMarkup) -> list[AuthorCandidate]:
                 found.append(AuthorCandidate("itemprop", names, organisation))
                 break
     for key in AUTHOR_META:
+        values = markup.meta.get(key)
+        if not values:  # most pages have few of these names (issue 16 round 11, 2026-11-25: no generator for the rest)
+            continue
         if key == "twitter:data1" and (markup.first_meta("twitter:label1") or "").lower() not in (
                 "written by", "author", "by"):
             continue
-        names = tuple(dict.fromkeys(n for value in markup.meta.get(key, ()) for n in split_names(value, strict=False)))
+        names = tuple(dict.fromkeys(n for value in values for n in split_names(value, strict=False)))
         if names:
             found.append(AuthorCandidate("meta", names[:MAX_AUTHORS]))
             break
