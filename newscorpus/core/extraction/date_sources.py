@@ -155,8 +155,11 @@ def month_candidates(lines: list[str], today: date | None = None) -> list[DateCa
     return []
 
 
+_DATE_START = re.compile(r"\d{4}|\d{1,2}[./-]\d{1,2}")  # compiled once (issue 16 round 11)
+
+
 def _date_position(line: str) -> int:
-    match = re.search(r"\d{4}|\d{1,2}[./-]\d{1,2}", line)
+    match = _DATE_START.search(line)
     return match.start() if match else 0
 
 

@@ -113,6 +113,13 @@ _NOT_NAME_TEXT = re.compile(
 )
 PARTICLES = frozenset("van von der den de del della di da du la le al el bin ibn st dos das y".split())
 MAX_NAME_CHARS = 60
+# Patterns the functions below used by their source text, compiled once (each call looked its source up in re's
+# cache: ~0.5 us a call, ~10 us a page; issue 16 round 11, 2026-11-25).
+_TRAILING_MARKS = re.compile(r"[\s\d*†‡]+$")
+_DIGIT = re.compile(r"\d")
+_LATIN_WORD = re.compile(r"[A-Za-z]{3}")
+_DOMAIN = re.compile(r"\.(?:com|org|net|cn|co|io)\b", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[\W_]+")
 MAX_AUTHORS = 8
 
 
@@ -135,7 +142,7 @@ def clean_name(text: str | None, strict: bool = True) -> str | None:
         text = ZH_ROLE_PREFIX.sub("", text.strip()).strip()
     if _NOT_NAME_TEXT.search(text.strip()):
         return None  # markup ('size="20'), a label ("Written by"), a date ("July 22")
-    text = re.sub(r"[\s\d*†‡]+$", "", text).strip(" ,.:;-–—|·•()[]（）【】\"'“”@")
+    text = _TRAILING_MARKS.sub("", text).strip(" ,.:;-–—|·•()[]（）【】\"'“”@")
     text = _EDGE_SYMBOLS.sub("", text)
     if text.count("(") > text.count(")"):
         text += ")"
@@ -144,7 +151,7 @@ def clean_name(text: str | None, strict: bool = True) -> str | None:
     text = _drop_role(text) if strict else text
     if not text or len(text) > MAX_NAME_CHARS or "://" in text or text.startswith("/"):
         return None
-    if _YEAR.search(text) or (re.search(r"\d", text) and not re.search(r"[A-Za-z]{3}", text)):
+    if _YEAR.search(text) or (_DIGIT.search(text) and not _LATIN_WORD.search(text)):
         return None
     if HAN_ONLY.match(text.replace(" ", "")):
         return text if _han_name_ok(text) else None
@@ -221,8 +228,8 @@ def _cut_role_tail(text: str) -> str:
 
 def is_organisation_name(name: str) -> bool:
     return bool(ORGANISATION_WORDS.search(name)) or name.lower().startswith("the ") or \
-        bool(re.search(r"\.(?:com|org|net|cn|co|io)\b", name, re.IGNORECASE))
+        bool(_DOMAIN.search(name))
 
 
 def name_key(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text).lower()
+    return _NOT_WORD.sub("", text).lower()
