@@ -9,8 +9,10 @@ import re
 import unicodedata
 from datetime import date
 
+import numpy as np
+
 from newscorpus.core import text as text_module
-from newscorpus.core.extraction import bylines, date_sources, default, titles
+from newscorpus.core.extraction import block_classifier, bylines, date_sources, default, titles
 from newscorpus.core.extraction.bylines import (
     EN_LABELLED,
     LABEL_ALONE,
@@ -365,3 +367,32 @@ def test_language_with_one_first_search_and_counted_non_letters_matches_the_two_
             assert text_module.detect_language(text, english) == _detect_language_before(text, english), repr(text)
     every = "".join(map(chr, range(0x3000)))
     assert len(text_module._NOT_LETTER.findall(every)) + len(text_module._LETTER.findall(every)) == len(every)
+
+
+# --- block_classifier.py ------------------------------------------------------------------------------------------
+
+def _tree_scores_before(model, rows):
+    """tree_scores before round 11: two child lookups and a choice per step."""
+    if not len(rows):
+        return np.zeros(0)
+    trees, width = model.feature.shape
+    flat = rows.ravel()
+    offsets = np.repeat(np.arange(len(rows)) * rows.shape[1], trees)
+    node = np.tile(np.arange(trees) * width, len(rows))
+    feature, split, left, right = model.feature.ravel(), model.split.ravel(), model.left, model.right
+    for _ in range(model.depth):
+        node = np.where(flat[offsets + feature[node]] <= split[node], left[node], right[node])
+    return model.value.ravel()[node].reshape(len(rows), trees).sum(axis=1) + model.base
+
+
+def test_tree_scores_over_doubled_ids_match_the_two_lookups():
+    model = block_classifier.load_model()
+    assert model is not None
+    rng = np.random.default_rng(118)
+    for count in (0, 1, 2, 7, 40):
+        rows = rng.normal(size=(count, len(model.features))) * rng.choice([0.1, 1.0, 10.0], size=len(model.features))
+        rows[rng.random(rows.shape) < 0.3] = 0.0  # flags and zero counts sit on split values
+        assert np.array_equal(block_classifier.tree_scores(model, rows), _tree_scores_before(model, rows))
+    # the split values themselves: "value <= split" at equality goes left in both
+    rows = np.tile(model.split.ravel()[np.isfinite(model.split.ravel())][: len(model.features)], (3, 1))
+    assert np.array_equal(block_classifier.tree_scores(model, rows), _tree_scores_before(model, rows))
