@@ -118,12 +118,19 @@ def parse_date(text: str | None, today: date | None = None) -> str | None:
         valid = _valid(int(year), int(month), int(day), today)
         if valid:
             found.append((match.start(), _iso(valid, hour, minute, second, zone=zone)))
+    # a date at the text's start (an ISO stamp in a meta value, a date line): no later pattern can find one that starts
+    # before it, so none is scanned (parse_date on the dev pages 0.143 -> 0.117 ms a page; issue 16 round 11,
+    # 2026-11-25; tests/core/extraction/test_fast_tail.py compares with every pattern scanned)
+    if found and found[0][0] == 0:
+        return found[0][1]
     match = YEAR_FIRST.search(text)
     if match and (not found or match.start() < found[0][0]):
         year, _, month, day, *clock = match.groups()
         valid = _valid(int(year), int(month), int(day), today)
         if valid:
             found.append((match.start(), _iso(valid, *clock)))
+    if found and min(position for position, _ in found) == 0:
+        return min(found)[1]
     for pattern in (NUMBER_FIRST, MONTH_FIRST, DAY_FIRST, YEAR_MONTH_DAY):
         for match in pattern.finditer(text):
             if found and match.start() >= min(position for position, _ in found):

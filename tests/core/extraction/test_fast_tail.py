@@ -12,7 +12,7 @@ from datetime import date
 import numpy as np
 
 from newscorpus.core import text as text_module
-from newscorpus.core.extraction import block_classifier, bylines, date_sources, default, titles
+from newscorpus.core.extraction import block_classifier, bylines, date_sources, dates, default, titles
 from newscorpus.core.extraction.bylines import (
     EN_LABELLED,
     LABEL_ALONE,
@@ -396,3 +396,46 @@ def test_tree_scores_over_doubled_ids_match_the_two_lookups():
     # the split values themselves: "value <= split" at equality goes left in both
     rows = np.tile(model.split.ravel()[np.isfinite(model.split.ravel())][: len(model.features)], (3, 1))
     assert np.array_equal(block_classifier.tree_scores(model, rows), _tree_scores_before(model, rows))
+
+
+# --- dates.py -----------------------------------------------------------------------------------------------------
+
+def _parse_date_before(text, today=None):
+    """parse_date before round 11: every pattern scanned after a date at the text's start too."""
+    if not text or dates._YEAR_DIGITS.search(text) is None:
+        return None
+    text = text[:2000]
+    found = []
+    match = dates.ISO.search(text)
+    if match:
+        year, month, day, hour, minute, second, zone = match.groups()
+        valid = dates._valid(int(year), int(month), int(day), today)
+        if valid:
+            found.append((match.start(), dates._iso(valid, hour, minute, second, zone=zone)))
+    match = dates.YEAR_FIRST.search(text)
+    if match and (not found or match.start() < found[0][0]):
+        year, _, month, day, *clock = match.groups()
+        valid = dates._valid(int(year), int(month), int(day), today)
+        if valid:
+            found.append((match.start(), dates._iso(valid, *clock)))
+    for pattern in (dates.NUMBER_FIRST, dates.MONTH_FIRST, dates.DAY_FIRST, dates.YEAR_MONTH_DAY):
+        for match in pattern.finditer(text):
+            if found and match.start() >= min(position for position, _ in found):
+                break
+            value = dates._read_match(pattern, match, today)
+            if value:
+                found.append((match.start(), value))
+                break
+    return min(found)[1] if found else None
+
+
+def test_parse_date_stopping_at_a_date_at_the_start_matches_every_pattern_scanned():
+    rng = random.Random(119)
+    pieces = ["2024-05-20", "2024-05-20T14:33:05+08:00", "2024/5/20", "2024年5月20日", "20.05.2024", "05/06/2024",
+              "May 20, 2024", "20 May 2024", "2023 Jan 7", "14:33", "Posted", "on", " ", "1899-01-01", "2099-01-01",
+              "2024-13-45", "x", "T", "Z", "2024", "5", "-", "/", "de mayo de"]
+    texts = [None, "", "2024", "2024-05-20"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(6000)]
+    for text in texts:
+        assert dates.parse_date(text, TODAY) == _parse_date_before(text, TODAY), text
+        assert dates.parse_date(text) == _parse_date_before(text), text
