@@ -71,7 +71,11 @@ _ASCII_BYLINE_HINT = re.compile(r"[(\[]|by|author|writer|reporter")
 def _byline_hint(line: str) -> bool:
     """Whether _BYLINE_HINT matches the line."""
     if line.isascii():
-        return _ASCII_BYLINE_HINT.search(line.lower()) is not None
+        # _ASCII_BYLINE_HINT's alternatives as substring tests: 0.033 -> 0.014 ms a page on the dev pages' byline
+        # windows (issue 16 round 11, 2026-11-25; test_fast_tail.py compares with the regex)
+        lowered = line.lower()
+        return "by" in lowered or "(" in lowered or "[" in lowered or "author" in lowered or "writer" in lowered \
+            or "reporter" in lowered
     return _BYLINE_HINT.search(line) is not None
 
 

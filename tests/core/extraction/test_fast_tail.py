@@ -439,3 +439,14 @@ def test_parse_date_stopping_at_a_date_at_the_start_matches_every_pattern_scanne
     for text in texts:
         assert dates.parse_date(text, TODAY) == _parse_date_before(text, TODAY), text
         assert dates.parse_date(text) == _parse_date_before(text), text
+
+
+def test_ascii_byline_hint_substrings_match_the_ascii_regex():
+    assert bylines._ASCII_BYLINE_HINT.pattern == r"[(\[]|by|author|writer|reporter"  # the words the tests spell out
+    rng = random.Random(120)
+    pieces = ["By", "bY", "(", ")", "[", "]", "Author", "WRITER", "Reporter", "b", "y", "auth", "or", "writ", "er",
+              "report", " ", "x", "Abby", "{", "<"]
+    lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(5000)]
+    for line in lines:
+        assert bylines._byline_hint(line) == (bylines._ASCII_BYLINE_HINT.search(line.lower()) is not None), line
+        assert bylines._byline_hint(line) == (bylines._BYLINE_HINT.search(line) is not None), line
