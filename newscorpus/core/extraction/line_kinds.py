@@ -35,7 +35,10 @@ INLINE_CODE_SHARE = 0.8
 def _inline_code_chars(block: Block) -> int:
     """Non-space characters of the block's own inline <code>/<kbd>/<tt> children."""
     chars = 0
-    for child in block.element.iterchildren():
+    element = block.element
+    if not len(element):  # no child element (many body blocks): no iterator made (issue 16 round 11, 2026-11-25)
+        return 0
+    for child in element.iterchildren():
         if isinstance(child.tag, str) and child.tag in ("code", "kbd", "tt", "samp"):
             chars += sum(len(part) for text in child.itertext() for part in text.split())
     return chars
