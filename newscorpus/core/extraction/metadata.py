@@ -64,11 +64,11 @@ def head_metadata(root: etree._Element, url: str | None = None, today: date | No
     if markup is None:
         markup = read_markup(root)
     choice = titles.choose_title(markup, url)
-    stated = [text for _, text in titles.stated_titles(markup)]
     result = Metadata(title=choice.title, site_name=choice.site_name, title_source=choice.source, url=url,
                       html_text=html_text, stated_titles=choice.stated)
-    result.titles = tuple(dict.fromkeys(t for t in stated if t))
-    result.site_names = tuple(titles.site_names(markup, url))
+    # the stated titles and site names as the title's choice read them (stated_titles, site_names)
+    result.titles = tuple(dict.fromkeys(t for t in choice.stated_texts if t))
+    result.site_names = choice.site_names
     result.markup_dates = date_sources.markup_dates(markup, today) + date_sources.url_candidates(url, today)
     result.markup_authors = bylines.markup_authors(markup)
     result.date_candidates, result.author_candidates = result.markup_dates, result.markup_authors

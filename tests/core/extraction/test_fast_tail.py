@@ -12,7 +12,7 @@ from datetime import date
 import numpy as np
 
 from newscorpus.core import text as text_module
-from newscorpus.core.extraction import block_classifier, bylines, date_sources, dates, default, titles
+from newscorpus.core.extraction import block_classifier, bylines, date_sources, dates, default, metadata, titles
 from newscorpus.core.extraction.bylines import (
     EN_LABELLED,
     LABEL_ALONE,
@@ -450,3 +450,21 @@ def test_ascii_byline_hint_substrings_match_the_ascii_regex():
     for line in lines:
         assert bylines._byline_hint(line) == (bylines._ASCII_BYLINE_HINT.search(line.lower()) is not None), line
         assert bylines._byline_hint(line) == (bylines._BYLINE_HINT.search(line) is not None), line
+
+
+def test_the_title_choice_hands_over_the_stated_titles_and_site_names_as_read_alone():
+    extra = ['<title>Fire crews fight blaze | Daily Post</title>',
+             '<meta property="og:site_name" content="Daily Post">',
+             '<meta property="og:title" content="Fire crews fight blaze">',
+             '<script type="application/ld+json">{"@type": "WebSite", "name": "Daily Post"}</script>']
+    rng = random.Random(121)
+    for page in _markup_pages(200):
+        page = page.replace("<head>", "<head>" + "".join(rng.sample(extra, rng.randint(0, 4))), 1)
+        for url in (None, "https://www.dailypost.example/2024/05/20/fire.html"):
+            markup = read_markup(parse_html(page))
+            choice = titles.choose_title(markup, url)
+            assert choice.stated_texts == tuple(text for _, text in titles.stated_titles(markup)), page
+            assert choice.site_names == tuple(titles.site_names(markup, url)), page
+            head = metadata.head_metadata(parse_html(page), url)
+            assert head.titles == tuple(dict.fromkeys(t for t in choice.stated_texts if t))
+            assert head.site_names == tuple(titles.site_names(markup, url))
