@@ -468,3 +468,21 @@ def test_the_title_choice_hands_over_the_stated_titles_and_site_names_as_read_al
             head = metadata.head_metadata(parse_html(page), url)
             assert head.titles == tuple(dict.fromkeys(t for t in choice.stated_texts if t))
             assert head.site_names == tuple(titles.site_names(markup, url))
+
+
+def test_han_counted_by_chunks_answers_as_the_whole_count_near_the_share():
+    rng = random.Random(122)
+    latin, han = "abcdefghij klmnop ", "市政府表示新的公交线路将于春季开通"
+    checked = set()
+    for _ in range(600):
+        share = rng.uniform(0.2, 0.45)  # Han share of the letters around MIN_SCRIPT_SHARE
+        size = rng.randint(500, 7000)
+        chars = [rng.choice(han) if rng.random() < share else rng.choice(latin) for _ in range(size)]
+        if rng.random() < 0.5:
+            chars.sort(key=lambda char: (char in han) != (rng.random() < 0.5))  # Han first or last, in runs
+        text = "".join(chars)
+        for english in (True, False):
+            answer = text_module.detect_language(text, english)
+            assert answer == _detect_language_before(text, english)
+            checked.add(answer)
+    assert {"zh", None} <= checked
