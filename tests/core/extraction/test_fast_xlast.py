@@ -3,13 +3,18 @@ replaces."""
 
 from __future__ import annotations
 
+import random
+
 from lxml import etree
 
 from newscorpus.core.extraction.markup import PageMarkup, read_markup
 from newscorpus.core.extraction.normalise import (
     BUTTON_MAX_CHARS,
     DROPPED_TAGS,
+    Block,
+    _finish,
     _is_email_field,
+    _squash_spaces,
     clean_tree,
     holds_content,
     more_text_than,
@@ -54,3 +59,23 @@ def test_container_tests_skipping_childless_elements_match_the_walks():
         clean_tree(fast, read_markup(fast))
         _clean_tree_before(simple, read_markup(simple))
         assert etree.tostring(fast) == etree.tostring(simple), page
+
+
+def _finish_squashing_first(raw: str) -> str:
+    """_finish's text as it was made: runs of spaces squashed, then each line stripped."""
+    text = _squash_spaces(raw.replace("\xa0", " "))
+    return "\n".join(filter(None, map(str.strip, text.split("\n"))))
+
+
+def test_finish_stripping_lines_first_matches_squashing_first():
+    rng = random.Random(11)
+    pieces = [" ", "  ", "\t", "\r", "\f", "\v", "\n", "\xa0", "\u3000", "\u200b", "\ufeff", "\x1c", "\x85", "\u2002",
+              "\u2028", "a", "bc", "新闻", "。", ",", "x y"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(20000)]
+    for raw in texts:
+        block = Block(None, "p", 0, 1)
+        block.parts = [raw]
+        _finish(block)
+        expected = "" if not raw or raw.isspace() else _finish_squashing_first(raw)
+        assert block.text == expected, repr(raw)
+        assert block.chars == len(expected) - expected.count(" ") - expected.count("\n"), repr(raw)
