@@ -14,6 +14,10 @@ def test_groups_keep_the_order_within_each_letter():
     assert grouped_by_first_letter("hot-?news|tags?-list|tag") == "h(?:ot-?news)|t(?:ags?-list|ag)"
 
 
+def test_groups_in_the_order_asked_then_the_others():
+    assert grouped_by_first_letter("ab|c|bd|ac|e", order="eb") == "e(?:)|b(?:d)|a(?:b|c)|c(?:)"
+
+
 @pytest.mark.parametrize("pattern", ["a|(b)", "?a", "a|.b", "a|b.", "a|b\\d", "a|b+"])
 def test_refuses_what_is_not_a_plain_word(pattern):
     with pytest.raises(ValueError):

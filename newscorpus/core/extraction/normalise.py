@@ -283,10 +283,15 @@ def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
     fields = email_fields(root) if markup is None else [field for field in markup.inputs if _is_email_field(field)]
     field_parents = [field.getparent() for field in fields]
     buttons = root.iter("button") if markup is None else markup.buttons
-    for button in [b for b in buttons if holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS)]:
+    # An element without children holds no element, and a text of at most BUTTON_MAX_CHARS characters holds no more
+    # non-space ones: ~3 of the ~6 buttons and most of the ~7 NESTING_DROPS elements of a page are answered without
+    # the two walks (41 -> 28 us a page on every second dev page; issue 16 round 11, 2026-11-25; test_fast_tail.py
+    # compares)
+    for button in [b for b in buttons if (len(b) or len(b.text or "") > BUTTON_MAX_CHARS)
+                   and (holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS))]:
         button.tag = "div"
     nesting = root.iter(*NESTING_DROPS) if markup is None else markup.nesting
-    for element in [e for e in nesting if holds_content(e)]:
+    for element in [e for e in nesting if len(e) and holds_content(e)]:
         element.tag = "div"
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
@@ -306,7 +311,11 @@ def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
 # The words are then grouped by their first letter (grouped_by_first_letter: the same matches, half the CPU).
 
 
-_HINT_WORDS = re.compile(grouped_by_first_letter(f"{NEGATIVE_HINT.pattern.lower()}|{POSITIVE_HINT.pattern.lower()}"))
+# The groups are tried in the order of their letters' frequency in the class/id values _value_flag missed on every
+# second dev page ("etnomialrcsudpbghfyw"): findall 1,118 -> 1,000 ns a value (issue 16 round 11, 2026-11-25).
+_HINT_LETTER_ORDER = "etnomialrcsudpbghfyw"
+_HINT_WORDS = re.compile(grouped_by_first_letter(f"{NEGATIVE_HINT.pattern.lower()}|{POSITIVE_HINT.pattern.lower()}",
+                                                 order=_HINT_LETTER_ORDER))
 _NEGATIVE_WORD = re.compile(NEGATIVE_HINT.pattern.lower())
 
 
@@ -383,42 +392,69 @@ def _names_flags(names: str) -> int:
     return flags
 
 
-# A word every alternative of COMMENT_TOKEN holds (tests/core/extraction/test_fast_paths.py checks it): an ASCII value
-# holding none names no comment section, and its tokens are not matched one by one.
-_COMMENT_WORDS = ("comment", "repl", "respond", "pinglun", "disqus")
+# The hint words a token of COMMENT_TOKEN starts with, and the two of its starts that hold no hint word: findall finds
+# the word at the token's start (no hint word holds whitespace, and each of these is the first word of its letter's
+# group), so a value whose words include none of these and that holds neither of the two names no comment section:
+# the word flags say it, not five substring tests (test_fast_paths.py checks it; issue 16 round 11, 2026-11-25).
+_COMMENT_START_WORDS = frozenset({"comment", "respond", "reply", "disqus"})
+_COMMENT_ONLY_STARTS = ("replies", "pinglun")
+_MAYBE_COMMENT = 8  # in _word_flags only: the word is one of _COMMENT_START_WORDS
 
 
 _find_hint_words = _HINT_WORDS.findall
-# _NEGATIVE or _POSITIVE per word _HINT_WORDS finds (a few hundred spellings at most: "side-bar", "sidebar", ...).
+# _NEGATIVE or _POSITIVE per word _HINT_WORDS finds (a few hundred spellings at most: "side-bar", "sidebar", ...), with
+# _MAYBE_COMMENT.
 _word_flags: dict[str, int] = {}
 
 
 def _word_flag(word: str) -> int:
-    flag = _word_flags[word] = _NEGATIVE if _NEGATIVE_WORD.fullmatch(word) else _POSITIVE
+    flag = _NEGATIVE if _NEGATIVE_WORD.fullmatch(word) else _POSITIVE
+    if word in _COMMENT_START_WORDS:
+        flag |= _MAYBE_COMMENT
+    _word_flags[word] = flag
     return flag
+
+
+_DIGITS = "0123456789"
 
 
 def _value_flag(value: str) -> int:
     """_names_flags of one attribute value, cached in _value_flags. An ASCII value (all but ~0.2% on the dev sets) is
     scanned whole rather than token by token: no hint word holds a space, so _HINT_WORDS finds in the value the
     matches it finds in its tokens (read with findall, each word's flag from a dict), and the comment test runs only
-    on a value holding a _COMMENT_WORDS word (~2%). Most values missed here are new (ids, generated class names: ~100
-    a page, ~2.3 tokens each), so the per-token cache seldom answered; on the values missed on every second dev page
-    1.76 against 2.14-2.30 us each (issue 16 round 9, 2026-11-24; test_fast_parse.py compares the two)."""
+    on a value whose words or text may start a comment token (_COMMENT_START_WORDS). Most values missed here are new
+    (ids, generated class names: ~100 a page, ~2.3 tokens each), so the per-token cache seldom answered; on the values
+    missed on every second dev page 1.76 against 2.14-2.30 us each (issue 16 round 9, 2026-11-24; test_fast_parse.py
+    compares the two).
+
+    An ASCII value that ends in digits has the flags of the same value ending in "0" ("menu-item-4711" those of
+    "menu-item-0"): no hint word holds a digit, and COMMENT_TOKEN reads a digit only inside a run of word characters.
+    That key is cached too and asked first: a fifth of the values missed on every second dev page are answered by it;
+    with the comment test above, 1.70 -> 1.44 us a missed value there (issue 16 round 11, 2026-11-25; test_fast_parse.py
+    compares)."""
     if len(_value_flags) >= _MARKS_SIZE:
         _value_flags.clear()
     if value.isascii():
+        stem = value.rstrip(_DIGITS)
+        key = None
+        if len(stem) != len(value):
+            key = stem + "0"
+            flags = _value_flags.get(key)
+            if flags is not None:
+                _value_flags[value] = flags
+                return flags
         lowered = value.lower()
         flags = 0
         for word in _find_hint_words(lowered):  # the words as strings: no match objects (findall)
             flags |= _word_flags.get(word) or _word_flag(word)
-        for word in _COMMENT_WORDS:
-            if word in lowered:
-                for token in lowered.split():
-                    if COMMENT_TOKEN.match(token):
-                        flags |= _COMMENT
-                        break
-                break
+        if flags & _MAYBE_COMMENT or _COMMENT_ONLY_STARTS[0] in lowered or _COMMENT_ONLY_STARTS[1] in lowered:
+            flags &= ~_MAYBE_COMMENT
+            for token in lowered.split():
+                if COMMENT_TOKEN.match(token):
+                    flags |= _COMMENT
+                    break
+        if key is not None:
+            _value_flags[key] = flags
     else:
         flags = _names_flags(value)
     _value_flags[value] = flags
@@ -559,12 +595,19 @@ def _finish(block: Block) -> None:
     if raw.isspace():  # its text is empty, so are its counts
         block.link_chars = 0
         return
-    text = _squash_spaces(raw.replace("\xa0", " ") if nbsp else raw)
+    text = raw.replace("\xa0", " ") if nbsp else raw
+    # Lines stripped before their runs of spaces are squashed, not after: the indentation and the spaces at a text's
+    # ends then never reach the regex (half of its calls). The same text: a run of _SPACES inside a line is bounded
+    # by the same characters either way, and every character of _SPACES but the two zero-width ones is whitespace to
+    # str.strip, so a text holding one of those two is squashed first, as before (issue 16 round 11, 2026-11-25;
+    # test_fast_xlast.py compares)
+    if "\u200b" in text or "\ufeff" in text:
+        text = _SPACES.sub(" ", text)
     if "\n" in text:
-        text = "\n".join(filter(None, map(str.strip, text.split("\n"))))
+        text = _squash_spaces("\n".join(filter(None, map(str.strip, text.split("\n")))))
         chars = len(text) - text.count(" ") - text.count("\n")
     else:
-        text = text.strip()
+        text = _squash_spaces(text.strip())
         chars = len(text) - text.count(" ")
     block.text, block.chars = text, chars
     if chars:

@@ -203,7 +203,8 @@ def test_value_flags_from_the_whole_value_match_the_token_by_token_flags():
     words = ["replies", "REPLIES", "Pinglun", "pinglun-box", "reply", "reply-to", "reply_open", "comments",
              "comment_open", "comments-closed", "commentlist", "respond", "disqus_thread", "nav", "x1", "mainav",
              "hljs", "replıes", "ſidebar", "post-12", "wp-block", "ｒｅplies", "article-body", "footer", "promo",
-             "grid", "col-md-6", "is-active", "tags-list", "readmore", "pager", "foot", "er", "com", "ment"]
+             "grid", "col-md-6", "is-active", "tags-list", "readmore", "pager", "foot", "er", "com", "ment",
+             "comment-7", "reply-0042", "reply_", "disqus9", "12", "0", "nav3", "comments1", "_4711"]
     values = set(words) | {"", " ", "a\tcomments\nb", "  main  content  ", "foot er", "com ment", "side bar"}
     for _ in range(5000):  # tokens of glued pieces of the words, random case, joined by runs of whitespace
         tokens = ["".join(rng.choice(words)[: rng.randint(1, 9)] for _ in range(rng.randint(1, 3)))
@@ -217,3 +218,11 @@ def test_value_flags_from_the_whole_value_match_the_token_by_token_flags():
         normalise._token_flags.clear()
         assert normalise._value_flag(value) == expected, value
         assert normalise._value_flags[value] == expected
+    # issue 16 round 11: a value ending in digits answered from the cached flags of the value ending in "0"
+    normalise._value_flags.clear()
+    for value in sorted(values):
+        stem = value.rstrip("0123456789")
+        for digits in ("0", "5", "4711", "090"):
+            normalise._token_flags.clear()
+            expected = normalise._names_flags(stem + digits)
+            assert normalise._value_flag(stem + digits) == expected, stem + digits
