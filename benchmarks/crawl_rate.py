@@ -53,11 +53,11 @@ from newscorpus.store.connection import resolve_dsn
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "16",
             "NEWSCORPUS_RETRY_BACKOFF_SECONDS": "0.1", "LOG_LEVEL": "INFO"}
-STAGES = {  # ITEM_PIPELINES of newscorpus/crawl/settings.py, added one by one
-    "extraction": ("newscorpus.stages.extraction.ExtractionPipeline", 100),
-    "storage": ("newscorpus.stages.storage.StoragePipeline", 900),
-    "line_noise": ("newscorpus.stages.line_noise.LineNoisePipeline", 300),
-    "near_duplicate": ("newscorpus.stages.near_duplicate.NearDuplicatePipeline", 500),
+STAGES = {  # ITEM_PIPELINES of newscorpus/crawler/settings.py, added one by one
+    "extraction": ("newscorpus.pipelines.extraction.ExtractionPipeline", 100),
+    "storage": ("newscorpus.pipelines.storage.StoragePipeline", 900),
+    "line_noise": ("newscorpus.pipelines.line_noise.LineNoisePipeline", 300),
+    "near_duplicate": ("newscorpus.pipelines.near_duplicate.NearDuplicatePipeline", 500),
 }
 VARIANTS = {  # name -> stages on (None: the plain spider)
     "plain": None,

@@ -21,10 +21,10 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, body_lines, clean_body
 from newscorpus.core.text import body_hash
 from newscorpus.store.line_noise import LineNoiseStore, table_sizes
+from newscorpus.store.migrations import migrate
 from newscorpus.store.sql import query
 
 BOILERPLATE_PER_SITE = 12     # footer, share prompts, editor line, related-links headers ...

@@ -34,9 +34,10 @@ def decisions(count: int, docs: Path | None = None) -> list:
     candidates as new objects."""
     import json
 
-    from newscorpus.core import near_duplicate_index
-    from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
-    from newscorpus.core.shingle_sketch import ShingleSketch
+    from newscorpus.core.near_duplicate import index as near_duplicate_index
+    from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+    from newscorpus.core.near_duplicate.features import build_features
+    from newscorpus.core.near_duplicate.shingle_sketch import ShingleSketch
     from newscorpus.demo.pages import generate_articles
 
     config = NearDuplicateConfig()
@@ -79,7 +80,7 @@ def main() -> None:
         copy_other(args.other, Path(scratch))
         from newscorpus_other.core.near_duplicate import decide as other
 
-        from newscorpus.core.near_duplicate import decide as this
+        from newscorpus.core.near_duplicate.decision import decide as this
 
         versions = {"other": other, "this": this}
         same = all(repr(other(*d).judgements) == repr(this(*d).judgements) for d in kept)

@@ -7,7 +7,8 @@ Usage: .venv/bin/python benchmarks/near_duplicate_startup.py --other CHECKOUT [-
 Each round starts one process per version (which first alternates), on its own import path (PYTHONPATH=CHECKOUT, run
 from it, as benchmarks/crawl_rate.py --base-tree runs the old code), that imports numpy and the demo site's pages
 (the crawl has them before its first article), then times with `time.process_time`: the import of
-newscorpus.core.near_duplicate, the features of the demo's first zh and first en article (the one-off work), and the
+newscorpus.core.near_duplicate.decision, the features of the demo's first zh and first en article (the one-off work),
+and the
 same two again (what they cost once warm). The first minus the second is the start-up; medians over rounds.
 """
 
@@ -30,7 +31,8 @@ from newscorpus.demo.pages import generate_articles
 articles = list(generate_articles(40))
 pair = [next(a for a in articles if a.lang == "zh"), next(a for a in articles if a.lang != "zh")]
 start = time.process_time()
-from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+from newscorpus.core.near_duplicate.features import build_features
 imported = time.process_time()
 config = NearDuplicateConfig()
 for article in pair:

@@ -1,6 +1,6 @@
 """Documents/s through near-duplicate detection (keywords with jieba, simhash, sketch, candidates, decision)
 against an index already holding 0, 10k and 100k synthetic articles: in memory, or (--postgres) the whole
-stage's work against Postgres (newscorpus.store.near_duplicate_records.record_articles: locks, lookups, decision,
+stage's work against Postgres (newscorpus.store.near_duplicate.records.record_articles: locks, lookups, decision,
 features and postings written; a batch of articles per transaction, as the stage's group batching under
 load), for both keyword layouts (a posting table with a btree, a GIN index).
 
@@ -39,10 +39,11 @@ from pathlib import Path
 
 from psycopg import sql
 
-from newscorpus.core.keywords import segmentation_language
-from newscorpus.core.near_duplicate import DocumentFeatures, NearDuplicateConfig, build_features
-from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
-from newscorpus.core.shingle_sketch import SKETCH_SIZE, ShingleSketch
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+from newscorpus.core.near_duplicate.features import DocumentFeatures, build_features
+from newscorpus.core.near_duplicate.index import InMemoryNearDuplicateIndex, find_duplicates
+from newscorpus.core.near_duplicate.keywords import segmentation_language
+from newscorpus.core.near_duplicate.shingle_sketch import SKETCH_SIZE, ShingleSketch
 from newscorpus.store.sql import query
 
 SEED = 20261122
@@ -92,7 +93,7 @@ def measure(docs: list[dict], filler: list[DocumentFeatures], config: NearDuplic
 
 def load_postgres(connection, filler: list[DocumentFeatures], layout: str, config: NearDuplicateConfig) -> None:
     """Empty the index tables and bulk-load the synthetic articles (COPY), then VACUUM ANALYZE."""
-    from newscorpus.core.simhash_fingerprint import block_keys, to_signed
+    from newscorpus.core.near_duplicate.simhash import block_keys, to_signed
 
     connection.execute("TRUNCATE near_duplicate_features, near_duplicate_keywords, near_duplicate_blocks")
     connection.execute("DROP INDEX IF EXISTS near_duplicate_features_keywords_gin")
@@ -169,7 +170,7 @@ def forget_measured(connection, indexed: int) -> None:
 
 def measure_stream(connection, docs: list[dict], layout: str, config: NearDuplicateConfig, batch_size: int) -> dict:
     from newscorpus.core.text import source_hash
-    from newscorpus.store.near_duplicate_records import ArticleToRecord, record_articles
+    from newscorpus.store.near_duplicate.records import ArticleToRecord, record_articles
 
     backend = connection.execute("SELECT pg_backend_pid()").fetchone()[0]
     spent = {"features": 0.0, "client": 0.0, "server": 0.0}  # CPU seconds: this process, its server backend
@@ -208,8 +209,8 @@ def create_bench_schema(dsn: str, schema: str) -> str:
     """A throwaway schema with every migration applied and the synthetic site; its DSN (search_path set)."""
     from psycopg.conninfo import make_conninfo
 
-    from migrations.runner import migrate
     from newscorpus.store.connection import connect
+    from newscorpus.store.migrations import migrate
 
     with connect(dsn, autocommit=True) as admin:
         admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))

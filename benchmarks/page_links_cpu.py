@@ -1,4 +1,4 @@
-"""CPU of the spider's link reading: Scrapy's LinkExtractor(deny, unique=True) against newscorpus.crawl.page_links
+"""CPU of the spider's link reading: Scrapy's LinkExtractor(deny, unique=True) against newscorpus.crawler.page_links
 on the same pages, and a check that both give the same URLs in the same order (issue 18).
 
     python -m benchmarks.page_links_cpu [--articles 300] [--html-dir ../shared/data/extraction] [--rounds 3]
@@ -20,7 +20,7 @@ from pathlib import Path
 from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 
-from newscorpus.crawl.page_links import PageLinks
+from newscorpus.crawler.page_links import PageLinks
 from newscorpus.demo.server import DemoSite
 
 DENY = [r"/search", r"\?share="]

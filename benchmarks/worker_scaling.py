@@ -32,8 +32,8 @@ import redis
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from newscorpus.crawl.distributed.keys import SiteKeys
-from newscorpus.crawl.distributed.runs import current_run, run_state
+from newscorpus.crawler.distributed.keys import SiteKeys
+from newscorpus.crawler.distributed.runs import current_run, run_state
 from newscorpus.demo.server import DemoSite
 from newscorpus.store.connection import resolve_dsn
 

@@ -239,7 +239,7 @@ CREATE TABLE near_duplicate_keywords (
     PRIMARY KEY (keyword, article_id)
 );
 
--- Simhash pigeonhole keys (newscorpus.core.simhash_fingerprint.block_keys): for Hamming distances up to 4, one key per
+-- Simhash pigeonhole keys (newscorpus.core.near_duplicate.simhash.block_keys): for Hamming distances up to 4, one key per
 -- pair of the d + 2 blocks, 2^56 | pair number << 48 | the two blocks' bits (migrations/0008); above, one key per
 -- block, (block index << 32) | block value.
 CREATE TABLE near_duplicate_blocks (
@@ -257,7 +257,7 @@ LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 
 -- Near-duplicate lookups for a batch of articles in one call (issue 6 speed; docs/dedup_results.md). The stage
 -- decides the articles that queued up while the previous batch ran in one transaction
--- (newscorpus.store.near_duplicate_index.record_articles), so the per-statement and per-round-trip costs are paid
+-- (newscorpus.store.near_duplicate.index.record_articles), so the per-statement and per-round-trip costs are paid
 -- once per batch.
 --
 -- Lock the batch's keys (transaction-scoped advisory locks, in the sorted array's order), then, for each

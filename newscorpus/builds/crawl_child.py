@@ -15,8 +15,8 @@ import logging
 import os
 import sys
 
-from newscorpus.crawl.runner import project_settings
-from newscorpus.crawl.site_config import load_site_config
+from newscorpus.crawler.runner import project_settings
+from newscorpus.crawler.site_config import load_site_config
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ PROGRESS_STATS = {  # progress line key -> Scrapy stat
 
 
 def _site_counters(crawler) -> dict:
-    from newscorpus.crawl.database import CrawlDatabase
+    from newscorpus.crawler.extensions.crawl_database import CrawlDatabase
 
     stats = crawler.stats.get_stats() if crawler.stats else {}
     counters = {key: stats.get(stat, 0) for key, stat in PROGRESS_STATS.items()}
@@ -57,7 +57,7 @@ def main(spec_json: str) -> int:
     spec = json.loads(spec_json)
     from scrapy.crawler import CrawlerProcess
 
-    from newscorpus.crawl.spiders.site import SiteSpider
+    from newscorpus.crawler.spiders.site import SiteSpider
 
     process = CrawlerProcess(project_settings(spec.get("settings") or {}))
     crawlers = {}

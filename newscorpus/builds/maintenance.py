@@ -31,6 +31,6 @@ class MaintenanceStep:
 
 MAINTENANCE_STEPS: tuple[MaintenanceStep, ...] = (
     MaintenanceStep("line_noise_reclean", "newscorpus.store.line_noise:reclean_step"),
-    MaintenanceStep("near_duplicates", "newscorpus.store.near_duplicate_index:resolve_duplicates_step"),
+    MaintenanceStep("near_duplicates", "newscorpus.store.near_duplicate.index:resolve_duplicates_step"),
     MaintenanceStep("search_index", "newscorpus.builds.search_index:index_search_step"),
 )

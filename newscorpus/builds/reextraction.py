@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from newscorpus.core.extraction import extract
 from newscorpus.core.text import without_nul
-from newscorpus.crawl.items import PageItem
+from newscorpus.crawler.items import PageItem
 from newscorpus.store.connection import connect
 from newscorpus.store.corpus_store import article_row
 from newscorpus.store.sql import query

@@ -28,8 +28,9 @@ from newscorpus.builds import report as build_report
 from newscorpus.builds.maintenance import MAINTENANCE_STEPS
 from newscorpus.builds.progress import ProgressReporter
 from newscorpus.builds.snapshot import write_snapshot
-from newscorpus.crawl.site_config import SiteConfig, SiteConfigError, load_site_config
-from newscorpus.store.connection import DatabaseError, connect
+from newscorpus.crawler.site_config import SiteConfig, SiteConfigError, load_site_config
+from newscorpus.store.connection import connect
+from newscorpus.store.errors import DatabaseError
 from newscorpus.store.sql import query
 
 logger = logging.getLogger(__name__)

@@ -74,7 +74,7 @@ def _settings(pairs: list[str]) -> dict:
 def build_site_configs(names: str | None, paths: list[str]) -> list:
     """The sites a build crawls: --sites names, plus --site-config files; with neither, $NEWSCORPUS_BUILD_SITES,
     else every packaged config but the demo's."""
-    from newscorpus.crawl.site_config import SiteConfigError, load_site_config, site_config_dirs
+    from newscorpus.crawler.site_config import SiteConfigError, load_site_config, site_config_dirs
 
     if names is None and not paths:
         names = os.environ.get(BUILD_SITES_VARIABLE) or None
@@ -100,7 +100,7 @@ def run_build_command(args) -> int:
     from newscorpus.builds.progress import ProgressReporter
     from newscorpus.builds.report import human_summary
     from newscorpus.builds.runner import EXIT_FAILED, EXIT_LOCKED, BuildLocked, BuildRequest, BuildSetupError, run_build
-    from newscorpus.store.connection import DatabaseError
+    from newscorpus.store.errors import DatabaseError
 
     configs = build_site_configs(args.sites, args.site_config)
     request = BuildRequest(sites=configs, out_dir=Path(args.out), since=args.since,
@@ -127,7 +127,7 @@ def run_build_command(args) -> int:
 def run_search(args) -> int:
     from newscorpus.builds.search_index import search
     from newscorpus.cli.terminal_progress import Counter
-    from newscorpus.store.connection import DatabaseError
+    from newscorpus.store.errors import DatabaseError
 
     if not args.query.strip():
         raise CommandError("give some words to search for")
@@ -160,7 +160,7 @@ def _percent(value: float | None) -> str:
 
 def run_stats(args) -> int:
     from newscorpus.builds.corpus_stats import corpus_stats, plot_articles_per_day
-    from newscorpus.store.connection import DatabaseError
+    from newscorpus.store.errors import DatabaseError
 
     dsn = open_database(args)
     check_site(dsn, args.site)

@@ -59,7 +59,8 @@ def register(subparsers) -> None:
 
 
 def _fetch(dsn: str, name: str, params: dict) -> list[dict]:
-    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.connection import connect
+    from newscorpus.store.errors import DatabaseError
     from newscorpus.store.sql import query
 
     try:
@@ -135,7 +136,8 @@ def run_export(args) -> int:
     import csv
     import tempfile
 
-    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.connection import connect
+    from newscorpus.store.errors import DatabaseError
     from newscorpus.store.sql import query
 
     target = None if args.out == "-" else _export_target(args.out, args.force)
@@ -183,7 +185,7 @@ def run_export(args) -> int:
 def run_reextract(args) -> int:
     from newscorpus.builds.reextraction import reextract
     from newscorpus.cli.terminal_progress import Counter
-    from newscorpus.store.connection import DatabaseError
+    from newscorpus.store.errors import DatabaseError
 
     dsn = open_database(args)
     check_site(dsn, args.site)

@@ -31,7 +31,8 @@ def register(subparsers) -> None:
 
 
 def _dsn(args) -> str:
-    from newscorpus.store.connection import DatabaseError, resolve_dsn
+    from newscorpus.store.connection import resolve_dsn
+    from newscorpus.store.errors import DatabaseError
 
     try:
         return resolve_dsn(args.dsn, args.data_dir)
@@ -44,8 +45,9 @@ def _data_dir(args) -> str | None:
 
 
 def run_migrate(args) -> int:
-    from migrations.runner import available_migrations, migrate
-    from newscorpus.store.connection import DatabaseError, connect, redact_dsn
+    from newscorpus.store.connection import connect, redact_dsn
+    from newscorpus.store.errors import DatabaseError
+    from newscorpus.store.migrations import available_migrations, migrate
 
     dsn = _dsn(args)
     try:
@@ -62,8 +64,9 @@ def run_migrate(args) -> int:
 def run_status(args) -> int:
     import psycopg
 
-    from migrations.runner import applied_versions, available_migrations
-    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.connection import connect
+    from newscorpus.store.errors import DatabaseError
+    from newscorpus.store.migrations import applied_versions, available_migrations
     from newscorpus.store.sql import query
 
     require_existing_corpus(args)
@@ -89,8 +92,9 @@ def run_status(args) -> int:
 
 
 def run_start(args) -> int:
-    from newscorpus.store.connection import DatabaseError, embedded_data_dir, embedded_dsn
+    from newscorpus.store.connection import embedded_data_dir, embedded_dsn
     from newscorpus.store.embedded_server import idle_seconds_from_environment
+    from newscorpus.store.errors import DatabaseError
 
     data_dir = _data_dir(args)
     try:

@@ -43,8 +43,9 @@ def require_existing_corpus(args: argparse.Namespace) -> None:
 def open_database(args: argparse.Namespace, *, create: bool = False) -> str:
     """The DSN named by the options, with every migration applied; a CommandError if it cannot be used.
     ``create``: an embedded database may be made here (demo, build); otherwise it must exist already."""
-    from migrations.runner import migrate_if_needed
-    from newscorpus.store.connection import DatabaseError, connect, resolve_dsn
+    from newscorpus.store.connection import connect, resolve_dsn
+    from newscorpus.store.errors import DatabaseError
+    from newscorpus.store.migrations import migrate_if_needed
 
     if not create:
         require_existing_corpus(args)
@@ -58,7 +59,8 @@ def open_database(args: argparse.Namespace, *, create: bool = False) -> str:
 
 
 def site_names(dsn: str) -> list[str]:
-    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.connection import connect
+    from newscorpus.store.errors import DatabaseError
     from newscorpus.store.sql import query
 
     try:

@@ -47,7 +47,7 @@ def crawl_command(base_url: str, port: int) -> str:
 
 
 def run_demo(args) -> int:
-    from newscorpus.crawl.runner import crawl_site
+    from newscorpus.crawler.runner import crawl_site
     from newscorpus.demo.server import DemoSite
     from newscorpus.store.connection import connect
     from newscorpus.store.sql import query

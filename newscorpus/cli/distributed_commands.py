@@ -17,16 +17,16 @@ def register(subparsers) -> None:
 
 
 def _add_options(parser) -> None:
-    parser.add_argument("--site", required=True, help="site name (newscorpus/crawl/sites/NAME.toml) or a .toml path")
+    parser.add_argument("--site", required=True, help="site name (newscorpus/crawler/sites/NAME.toml) or a .toml path")
     parser.add_argument("--redis-url", help="Redis URL (default: $NEWSCORPUS_REDIS_URL)")
     parser.add_argument("--key-prefix", help="Redis key prefix (default: NEWSCORPUS_REDIS_KEY_PREFIX, newscorpus)")
 
 
 def _open(args):
-    from newscorpus.crawl.distributed.connection import RedisSettingError, checked_redis_client
-    from newscorpus.crawl.distributed.keys import SiteKeys
-    from newscorpus.crawl.runner import project_settings
-    from newscorpus.crawl.site_config import SiteConfigError, load_site_config
+    from newscorpus.crawler.distributed.connection import RedisSettingError, checked_redis_client
+    from newscorpus.crawler.distributed.keys import SiteKeys
+    from newscorpus.crawler.runner import project_settings
+    from newscorpus.crawler.site_config import SiteConfigError, load_site_config
 
     overrides = {"NEWSCORPUS_REDIS_URL": args.redis_url, "NEWSCORPUS_REDIS_KEY_PREFIX": args.key_prefix}
     settings = project_settings({name: value for name, value in overrides.items() if value})
@@ -43,7 +43,7 @@ def _open(args):
 
 
 def run_seed(args) -> int:
-    from newscorpus.crawl.distributed.seeding import seed_run
+    from newscorpus.crawler.distributed.seeding import seed_run
 
     settings, config, server = _open(args)
     result = seed_run(config, server, settings)
@@ -53,8 +53,8 @@ def run_seed(args) -> int:
 
 
 def run_frontier(args) -> int:
-    from newscorpus.crawl.distributed.keys import SiteKeys
-    from newscorpus.crawl.distributed.runs import current_run
+    from newscorpus.crawler.distributed.keys import SiteKeys
+    from newscorpus.crawler.distributed.runs import current_run
 
     settings, config, server = _open(args)
     run = current_run(server, SiteKeys(config.name, settings.get("NEWSCORPUS_REDIS_KEY_PREFIX")))

@@ -54,8 +54,8 @@ def _add_setting_option(parser) -> None:
 def _config(args):
     from dataclasses import fields
 
-    from newscorpus.crawl.stage_settings import RENAMED, STAGES, setting_name
-    from newscorpus.stages.line_noise import config_from_settings
+    from newscorpus.crawler.stage_settings import RENAMED, STAGES, setting_name
+    from newscorpus.pipelines.line_noise import config_from_settings
 
     field_names = [field.name for field in fields(STAGES["LINE_NOISE"])]
     known = {setting_name("LINE_NOISE", name) for name in field_names}
@@ -75,7 +75,7 @@ def _config(args):
 
 def run_clean(args) -> int:
     from newscorpus.cli.terminal_progress import Counter
-    from newscorpus.store.connection import DatabaseError
+    from newscorpus.store.errors import DatabaseError
     from newscorpus.store.line_noise import reclean
 
     config = _config(args)
@@ -99,7 +99,8 @@ def run_clean(args) -> int:
 
 def run_noise(args) -> int:
     from newscorpus.store import line_noise as store
-    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.connection import connect
+    from newscorpus.store.errors import DatabaseError
 
     dsn = open_database(args)
     try:

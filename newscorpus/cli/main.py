@@ -36,7 +36,7 @@ Crawl news sites into a clean, deduplicated text corpus in Postgres, and read it
 
 Start with `newscorpus demo` (crawls a bundled demo site offline into ./.newscorpus/pg), then
 `newscorpus articles`, `newscorpus search WORDS`, `newscorpus export corpus.jsonl`.
-Crawl a real site with `scrapy crawl site -a site=NAME` (newscorpus/crawl/sites/NAME.toml) or `newscorpus build`.
+Crawl a real site with `scrapy crawl site -a site=NAME` (newscorpus/crawler/sites/NAME.toml) or `newscorpus build`.
 Without --dsn or $NEWSCORPUS_DB_DSN the commands use an embedded Postgres that stays up for
 $NEWSCORPUS_DB_IDLE_SECONDS (600) after the last command; `newscorpus db stop` stops it now.
 `newscorpus COMMAND --help` describes a command."""

@@ -49,7 +49,7 @@ def _add_eval_arguments(evaluate: argparse.ArgumentParser) -> None:
 
 def run_near_duplicates(args: argparse.Namespace) -> int:
     from newscorpus.cli.database_options import check_site, open_database
-    from newscorpus.store.near_duplicate_index import list_clusters
+    from newscorpus.store.near_duplicate.index import list_clusters
 
     dsn = open_database(args)
     check_site(dsn, args.site)
@@ -75,7 +75,7 @@ def _baselines(given: list[str]) -> list[str]:
 
 def run_eval_near_duplicate(args: argparse.Namespace) -> int:
     from newscorpus.cli.main import CommandError
-    from newscorpus.core.near_duplicate import NearDuplicateConfig
+    from newscorpus.core.near_duplicate.config import NearDuplicateConfig
     from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
     from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval, write_decisions
 

@@ -57,7 +57,8 @@ def _add_eval_arguments(evaluate: argparse.ArgumentParser) -> None:
 
 def template_hosts(dsn: str, site: str | None) -> list[str | None]:
     """The template keys (hosts without www.) ``--site`` names: a stored site's hosts, or a host as given."""
-    from newscorpus.store.connection import DatabaseError, connect
+    from newscorpus.store.connection import connect
+    from newscorpus.store.errors import DatabaseError
     from newscorpus.store.sql import query
 
     if site is None:

@@ -1,5 +1,5 @@
 """Range checks of the stages' config dataclasses, one message shape for all (``NAME must be >= 1, not 0``);
-newscorpus.crawl.stage_settings puts the setting's name in front of it."""
+newscorpus.crawler.stage_settings puts the setting's name in front of it."""
 
 from __future__ import annotations
 

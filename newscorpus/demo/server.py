@@ -9,7 +9,7 @@ from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from newscorpus.crawl.site_config import SiteConfig
+from newscorpus.crawler.site_config import SiteConfig
 from newscorpus.demo.pages import (
     DemoArticle,
     generate_articles,

@@ -16,7 +16,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from newscorpus.core.keywords import segment
+from newscorpus.core.near_duplicate.keywords import segment
 from newscorpus.evaluation.pair_metrics import Pair, pair_key
 
 CHUNK_SHARE = 0.8  # research base: "80% of the hash values the same"

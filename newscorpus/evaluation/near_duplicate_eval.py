@@ -13,15 +13,10 @@ import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from newscorpus.core.near_duplicate import (
-    DocumentFeatures,
-    NearDuplicateConfig,
-    PairMeasures,
-    build_features,
-    judge,
-    prefers_as_canonical,
-)
-from newscorpus.core.near_duplicate_index import InMemoryNearDuplicateIndex, find_duplicates
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+from newscorpus.core.near_duplicate.decision import PairMeasures, judge, prefers_as_canonical
+from newscorpus.core.near_duplicate.features import DocumentFeatures, build_features
+from newscorpus.core.near_duplicate.index import InMemoryNearDuplicateIndex, find_duplicates
 from newscorpus.evaluation.pair_metrics import Pair, PairCounts, pair_key
 
 SYSTEM_FIELDS = ("id", "lang", "title", "body")

@@ -8,7 +8,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from newscorpus.core.near_duplicate import NearDuplicateConfig
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
 from newscorpus.evaluation.near_duplicate_baselines import run_baselines
 from newscorpus.evaluation.near_duplicate_eval import (
     NearDuplicateData,

@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from newscorpus.core.keywords import title_keywords
-from newscorpus.core.near_duplicate import NearDuplicateConfig, measure_pair
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+from newscorpus.core.near_duplicate.decision import measure_pair
+from newscorpus.core.near_duplicate.keywords import title_keywords
 from newscorpus.evaluation.near_duplicate_eval import StreamRun
 from newscorpus.evaluation.pair_metrics import PairCounts
 

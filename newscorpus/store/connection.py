@@ -12,26 +12,12 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from newscorpus.store.embedded_server import EmbeddedPostgres
+from newscorpus.store.errors import CONNECT_TIMEOUT_SECONDS, BadDsnError, DatabaseUnavailableError
 
 logger = logging.getLogger(__name__)
 
 DSN_ENVIRONMENT_VARIABLE = "NEWSCORPUS_DB_DSN"
 DEFAULT_EMBEDDED_DATA_DIR = Path(".newscorpus") / "pg"
-CONNECT_TIMEOUT_SECONDS = 10
-
-
-class DatabaseError(Exception):
-    """The database cannot be used; the message is meant for a person and never holds a password."""
-
-
-class BadDsnError(DatabaseError):
-    pass
-
-
-class DatabaseUnavailableError(DatabaseError):
-    pass
-
-
 _PASSWORD_IN_URL = re.compile(r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)(?P<password>[^@\s]*)(?=@)")
 _PASSWORD_IN_KEYWORDS = re.compile(r"(?P<head>\bpassword\s*=\s*)(?P<password>'(?:[^'\\]|\\.)*'|\S+)")
 

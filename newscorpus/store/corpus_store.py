@@ -13,7 +13,8 @@ import psycopg
 
 from newscorpus.core.text import body_hash, without_nul
 from newscorpus.store.article_metadata import metadata_columns
-from newscorpus.store.connection import DatabaseUnavailableError, error_line
+from newscorpus.store.connection import error_line
+from newscorpus.store.errors import DatabaseUnavailableError
 from newscorpus.store.held_connection import AsyncHeldConnection
 from newscorpus.store.page_record import PageRecord
 from newscorpus.store.retry import RETRYABLE, RetryPolicy

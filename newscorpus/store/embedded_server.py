@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from newscorpus.store.errors import CONNECT_TIMEOUT_SECONDS, DatabaseError, DatabaseUnavailableError
+
 logger = logging.getLogger(__name__)
 
 IDLE_VARIABLE = "NEWSCORPUS_DB_IDLE_SECONDS"
@@ -51,8 +53,6 @@ def idle_seconds_from_environment() -> float:
     except ValueError:
         value = -1.0
     if not value >= 0:
-        from newscorpus.store.connection import DatabaseError
-
         raise DatabaseError(f"{IDLE_VARIABLE} must be a number of seconds >= 0, not {raw!r}")
     return value
 
@@ -139,8 +139,6 @@ def _client_connections(data_dir: Path) -> int:
     """Client sessions open on the server (any program, registered or not); 0 when it cannot be asked."""
     import psycopg
 
-    from newscorpus.store.connection import CONNECT_TIMEOUT_SECONDS
-
     info = _pgserver().PostmasterInfo.read_from_pgdata(data_dir)
     try:
         with psycopg.connect(info.get_uri(), connect_timeout=CONNECT_TIMEOUT_SECONDS) as connection:
@@ -222,8 +220,6 @@ class EmbeddedPostgres:
     _server: object | None = field(default=None, repr=False)
 
     def start(self) -> str:
-        from newscorpus.store.connection import DatabaseUnavailableError
-
         postgres_server = _pgserver()
         data_dir = self.data_dir.expanduser().resolve()
         data_dir.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 """Group batches of database work, as the line-noise stage counts articles (newscorpus.store.line_noise) and the
-near-duplicate stage decides them (newscorpus.store.near_duplicate_recorder).
+near-duplicate stage decides them (newscorpus.store.near_duplicate.recorder).
 
 The entries that arrive while a batch is being done wait and go together in the next one (at most ``max_size``); a
 lone entry goes alone at once, so batching adds no wait, and under load a round trip and a transaction are shared by

@@ -1,5 +1,5 @@
 """What the store reads of a fetched page and its article: a Protocol, so the store takes plain values without
-importing the crawl layer (newscorpus.crawl.items.PageItem has these attributes; so may any other object)."""
+importing the crawl layer (newscorpus.crawler.items.PageItem has these attributes; so may any other object)."""
 
 from __future__ import annotations
 

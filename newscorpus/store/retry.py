@@ -6,7 +6,8 @@ or refused connection is retried, any other error is raised at once. Every retri
 
 The process has one policy (:func:`configure`, from ``NEWSCORPUS_DB_RETRY_ATTEMPTS`` in a crawl). Once a call
 has used up the whole window, the database counts as gone: other calls stop retrying after their next failed
-attempt (so a crawl that stops for it, newscorpus.crawl.database, is not held up by each item's own window), until a
+attempt (so a crawl that stops for it, newscorpus.crawler.extensions.crawl_database, is not held up by each item's own
+window), until a
 call succeeds again.
 """
 
@@ -21,7 +22,8 @@ from typing import TypeVar
 
 import psycopg
 
-from newscorpus.store.connection import DatabaseUnavailableError, error_line
+from newscorpus.store.connection import error_line
+from newscorpus.store.errors import DatabaseUnavailableError
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ def gave_up() -> bool:
 
 def give_up() -> None:
     """Count the database as gone, as a call that used up the whole window does: for a process that works for
-    another (newscorpus.store.near_duplicate_process), whose calls then stop retrying as the other's do."""
+    another (newscorpus.store.near_duplicate.process), whose calls then stop retrying as the other's do."""
     global _gave_up
     _gave_up = True
 

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 
 from newscorpus.builds.reextraction import reextract
-from newscorpus.crawl.database import migrate_database
-from newscorpus.crawl.items import PageItem
+from newscorpus.crawler.extensions.crawl_database import migrate_database
+from newscorpus.crawler.items import PageItem
 from newscorpus.store.corpus_store import CorpusWriter
 
 URL = "http://example.com/2026/01/01/story-1.html"

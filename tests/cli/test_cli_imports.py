@@ -36,8 +36,8 @@ def loaded_modules(*arguments: str) -> tuple[set[str], subprocess.CompletedProce
 def heavy_among(modules: set[str]) -> list[str]:
     return sorted(name for name in modules
                   if name.split(".")[0] in HEAVY or name.startswith((
-                      "newscorpus.core", "newscorpus.store", "newscorpus.stages", "newscorpus.builds",
-                      "newscorpus.evaluation", "newscorpus.crawl.spiders", "newscorpus.crawl.distributed",
+                      "newscorpus.core", "newscorpus.store", "newscorpus.pipelines", "newscorpus.builds",
+                      "newscorpus.evaluation", "newscorpus.crawler.spiders", "newscorpus.crawler.distributed",
                       "migrations.")))
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from migrations.runner import migrate
 from newscorpus.cli.main import main
-from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+from newscorpus.core.near_duplicate.features import build_features
 from newscorpus.core.text import source_hash
-from newscorpus.store.near_duplicate_records import record_article
-from tests.core.near_duplicate_texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
+from newscorpus.store.migrations import migrate
+from newscorpus.store.near_duplicate.records import record_article
+from tests.core.near_duplicate.texts import EN_PARAGRAPHS, EN_TITLE, ZH_PARAGRAPHS, ZH_TITLE, en_reprint, zh_reprint
 
 
 def store(dsn: str) -> None:

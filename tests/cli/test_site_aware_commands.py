@@ -3,10 +3,10 @@ import re
 
 import psycopg
 
-from migrations.runner import migrate
 from newscorpus.cli.main import main
 from newscorpus.core.site_aware.cascade import SiteAwareExtractor
 from newscorpus.evaluation import site_aware_eval
+from newscorpus.store.migrations import migrate
 from newscorpus.store.site_aware import SiteTemplateStore
 from tests.core.site_aware.pages import PARAGRAPHS_ZH, article, url
 

@@ -9,9 +9,10 @@ import pickle
 import pytest
 
 from newscorpus.core.frozen_instance import frozen_instance
-from newscorpus.core.near_duplicate import DocumentFeatures, PairJudgement, PairMeasures
-from newscorpus.core.near_duplicate_batch import Candidate
-from newscorpus.core.shingle_sketch import Resemblance, ShingleSketch
+from newscorpus.core.near_duplicate.batch import Candidate
+from newscorpus.core.near_duplicate.decision import PairJudgement, PairMeasures
+from newscorpus.core.near_duplicate.features import DocumentFeatures
+from newscorpus.core.near_duplicate.shingle_sketch import Resemblance, ShingleSketch
 
 SKETCH = ShingleSketch((1, 5, 9), 3, 7)
 FEATURES = DocumentFeatures("zh", frozenset({"北京", "news"}), ("北京",), 2**63 + 5, SKETCH, "abc", 7, 3, ("2024",))

@@ -12,7 +12,6 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newscorpus.core.keywords import extract_keywords, normalize_text, segmentation_language, title_keywords
 from newscorpus.core.line_noise import (
     InMemoryLineStats,
     LineNoiseConfig,
@@ -21,7 +20,14 @@ from newscorpus.core.line_noise import (
     clean_body,
     normalise_line,
 )
-from newscorpus.core.near_duplicate import NearDuplicateConfig, build_features
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
+from newscorpus.core.near_duplicate.features import build_features
+from newscorpus.core.near_duplicate.keywords import (
+    extract_keywords,
+    normalize_text,
+    segmentation_language,
+    title_keywords,
+)
 
 BOUND_SECONDS = 5.0  # per input; a 100 kB body takes < 0.1 s on the dev machine
 PIECES = ["新闻", "。", "，", "\n", "\r\n", "\x00", "\u200f", "\u202e", "\ufeff", "😀", "Ａｂｃ１２３", "  ", "\t",

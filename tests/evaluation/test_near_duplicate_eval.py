@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 from newscorpus.cli.main import main
-from newscorpus.core.near_duplicate import NearDuplicateConfig
+from newscorpus.core.near_duplicate.config import NearDuplicateConfig
 from newscorpus.evaluation.near_duplicate_eval import load_near_duplicate_data
 from newscorpus.evaluation.near_duplicate_runner import check_floors, run_near_duplicate_eval
 from newscorpus.evaluation.pair_metrics import PairCounts, adjusted_rand_index, all_pair_counts
-from tests.core.near_duplicate_texts import (
+from tests.core.near_duplicate.texts import (
     EN_FOLLOWUP_PARAGRAPHS,
     EN_FOLLOWUP_TITLE,
     EN_PARAGRAPHS,

@@ -6,7 +6,7 @@ from importlib import resources
 import psycopg
 import pytest
 
-from migrations.runner import (
+from newscorpus.store.migrations import (
     CREATE_MIGRATIONS_TABLE,
     MIGRATION_LOCK_KEY,
     Migration,
@@ -55,7 +55,7 @@ def test_schema_sql_equals_all_migrations(database_dsn, postgres_server_dsn):
     with psycopg.connect(database_dsn) as connection:
         migrate(connection)
         migrated = catalog(connection)
-    schema_sql = resources.files("migrations").joinpath("schema.sql").read_text("utf-8")
+    schema_sql = resources.files("newscorpus.migrations").joinpath("schema.sql").read_text("utf-8")
     with psycopg.connect(postgres_server_dsn, autocommit=True) as admin:
         admin.execute("CREATE SCHEMA test_000000000000")
     try:
@@ -84,7 +84,7 @@ def _single_block_keys(unsigned: int, max_distance: int) -> list[int]:
 def test_0008_rebuilds_stored_block_keys_from_the_simhash(database_dsn):
     import random
 
-    from newscorpus.core.simhash_fingerprint import block_keys, to_signed
+    from newscorpus.core.near_duplicate.simhash import block_keys, to_signed
 
     rng = random.Random(8)
     # every distance the setting allows, edge fingerprints and random ones
@@ -133,7 +133,7 @@ def test_a_migration_and_its_record_are_one_transaction(database_dsn):
 def test_crawl_database_prepared_once_migrates_a_fresh_schema_then_reads_one_table(database_dsn):
     """The crawl's database preparation (started in a thread before Scrapy builds the stages): a fresh schema gets
     every migration; on a current one it applies none and takes no lock (migrate_if_needed)."""
-    from newscorpus.crawl.database import prepare_in_background
+    from newscorpus.crawler.extensions.crawl_database import prepare_in_background
 
     dsn, applied = prepare_in_background(database_dsn, None, keep=False).result(timeout=120)
     assert dsn == database_dsn

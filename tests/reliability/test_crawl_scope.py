@@ -10,8 +10,8 @@ import asyncio
 import pytest
 from scrapy.http import Request
 
-from newscorpus.crawl.scope import CrawlScopeMiddleware, OutOfScope
-from newscorpus.crawl.site_config import SiteConfig
+from newscorpus.crawler.middlewares.scope import CrawlScopeMiddleware, OutOfScope
+from newscorpus.crawler.site_config import SiteConfig
 from tests.conftest import fresh_schema
 from tests.reliability.crawling import crawl, last_run_counters, outcomes, site_toml
 from tests.reliability.hostile_server import HTML, HostileSite, article_html, listing_html

@@ -1,8 +1,10 @@
 """The crawl process killed with SIGKILL mid-crawl, then started again. Re-seeded (a new JOBDIR, or none):
-every article is stored exactly once and the stored ones are not fetched again (newscorpus.crawl.refetch). Resumed
-with the same JOBDIR (newscorpus.crawl.jobdir_guard): nothing is missing either, also on a site whose sitemaps list
+every article is stored exactly once and the stored ones are not fetched again
+(newscorpus.crawler.middlewares.refetch). Resumed
+with the same JOBDIR (newscorpus.crawler.extensions.jobdir_guard): nothing is missing either, also on a site whose
+sitemaps list
 only a third of its articles, so that most are found through listing pages kept in Scrapy's disk queue.
-(Redis mode, a killed worker: tests/crawl/distributed/test_workers.py.)"""
+(Redis mode, a killed worker: tests/crawler/distributed/test_workers.py.)"""
 
 from __future__ import annotations
 
@@ -62,7 +64,8 @@ def test_sigkill_then_a_reseeded_restart_stores_every_article_once(postgres_serv
         assert not run["missing"], f"{len(run['missing'])} missing, e.g. {sorted(run['missing'])[:3]}"
         assert len(articles) == len(set(articles)) == len(expected) and run["counted"] == len(expected)
         assert run["new_after_restart"] == len(expected) - run["stored_at_kill"]      # nothing stored twice
-        # Articles stored before the kill are not fetched again (one lookup each, newscorpus.crawl.refetch).
+        # Articles stored before the kill are not fetched again (one lookup each,
+        # newscorpus.crawler.middlewares.refetch).
         stored_before = [a.path for a in site.all_articles if run["requests_at_kill"][a.path]]
         refetched = [path for path in stored_before if site.requests[path] > run["requests_at_kill"][path]]
         assert len(refetched) == len(stored_before) - run["stored_at_kill"], len(refetched)   # only the unstored

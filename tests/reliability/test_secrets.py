@@ -15,8 +15,9 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from newscorpus.store.connection import DatabaseError, connect, connect_async
+from newscorpus.store.connection import connect, connect_async
 from newscorpus.store.corpus_store import CorpusWriter
+from newscorpus.store.errors import DatabaseError
 from tests.cli.test_build_commands import newscorpus
 from tests.reliability.crawling import crawl, site_toml
 from tests.reliability.hostile_server import HTML, HostileSite, article_html, listing_html

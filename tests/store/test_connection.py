@@ -8,14 +8,9 @@ import time
 import psutil
 import pytest
 
-from newscorpus.store.connection import (
-    BadDsnError,
-    DatabaseUnavailableError,
-    connect,
-    redact,
-    redact_dsn,
-)
+from newscorpus.store.connection import connect, redact, redact_dsn
 from newscorpus.store.embedded_server import USERS_FILE, EmbeddedPostgres, running_postmaster, stop_server
+from newscorpus.store.errors import BadDsnError, DatabaseUnavailableError
 
 # A process that uses the embedded server in argv[1] until killed (or until it has printed "ready", with argv[2]
 # == "exit"), as a crawl or a command does.

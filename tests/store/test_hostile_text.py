@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 
-from newscorpus.crawl.database import migrate_database
-from newscorpus.crawl.items import PageItem
+from newscorpus.crawler.extensions.crawl_database import migrate_database
+from newscorpus.crawler.items import PageItem
 from newscorpus.store.corpus_store import CorpusWriter
 
 HOSTILE = [

@@ -8,10 +8,10 @@ import uuid
 import psycopg
 import pytest
 
-from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
 from newscorpus.store import line_noise as store
+from newscorpus.store.migrations import migrate
 from newscorpus.store.sql import query
 
 CONFIG = LineNoiseConfig(prune_interval=0)

@@ -10,10 +10,10 @@ import random
 import psycopg
 import pytest
 
-from migrations.runner import migrate
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
 from newscorpus.store import line_noise as store
+from newscorpus.store.migrations import migrate
 from tests.conftest import fresh_schema
 
 # Pruning every 7 articles and a low divisor make the counts depend on the order, so a batch that reordered or

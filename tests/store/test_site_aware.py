@@ -1,7 +1,7 @@
 import psycopg
 
-from migrations.runner import migrate
 from newscorpus.core.site_aware.cascade import METHOD_TEMPLATE, SiteAwareExtractor
+from newscorpus.store.migrations import migrate
 from newscorpus.store.site_aware import SiteTemplateStore
 from tests.core.site_aware.pages import article, url
 

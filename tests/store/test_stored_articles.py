@@ -8,7 +8,7 @@ import asyncio
 import psycopg
 import pytest
 
-from newscorpus.crawl.database import migrate_database
+from newscorpus.crawler.extensions.crawl_database import migrate_database
 from newscorpus.store.stored_articles import StoredArticles
 
 

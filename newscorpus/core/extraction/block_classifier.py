@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
+from newscorpus.core.extraction.punctuation import prose_value
 from newscorpus.core.text import language_of_texts
 
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
@@ -80,7 +81,7 @@ FEATURES: tuple[str, ...] = (
     "region_share",  # block characters over the body's
     "body_share",  # the rules' body over the page's text
     "zh",
-    "prose",  # default.prose_value > 0: punctuated (ratio in (0, PAPER_MAX_RATIO]), a sentence of its own beside links
+    "prose",  # punctuation.prose_value > 0: punctuated (ratio in (0, PAPER_MAX_RATIO]), a sentence beside links
     "steps_up",  # steps from the block up to the nearest ancestor-or-self that holds or is in the region
     "anchor_height",  # how far that ancestor is above the region's root (0 inside the region)
     "parent_kept",  # share of the parent's subtree text the rules kept
@@ -207,7 +208,6 @@ def block_features(blocks: list[Block], kept: list[int], roots: list[int], headl
     Page-wide facts are computed only as far as the chosen rows need them (the model scores ~24 open blocks of
     ~140): a text's earlier copy is looked for among the blocks of its length, a row's make among the kept blocks
     of its tag, a caption ancestor once per ancestor."""
-    from newscorpus.core.extraction.default import prose_value  # default.py imports this module
 
     n = len(blocks)
     positions = list(range(len(indices))) if positions is None else positions

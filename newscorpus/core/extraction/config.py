@@ -1,4 +1,4 @@
-"""The extraction stage's parameters (newscorpus.stages.extraction): the per-page time cap and the worker pool."""
+"""The extraction stage's parameters (newscorpus.pipelines.extraction): the per-page time cap and the worker pool."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from newscorpus.core.config_checks import at_least
 
 @dataclass(frozen=True)
 class ExtractionConfig:
-    """Read by the crawl from NEWSCORPUS_EXTRACTION_<FIELD> (newscorpus.crawl.stage_settings)."""
+    """Read by the crawl from NEWSCORPUS_EXTRACTION_<FIELD> (newscorpus.crawler.stage_settings)."""
 
     # Per page, as `extract`'s own default; the slowest dev page takes < 0.5 s.
     max_seconds: float = 5.0

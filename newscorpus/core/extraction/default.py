@@ -18,7 +18,7 @@ from operator import attrgetter
 from newscorpus.core.extraction import block_classifier
 from newscorpus.core.extraction.headline import find_headline, item_end
 from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
-from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, punctuation_ratio
+from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value, punctuation_ratio
 from newscorpus.core.text import HAN_UNIFIED, characters, language_of_texts
 
 # Share of a prose block's value given to its grandparent (its parent gets all of it); readability's
@@ -33,12 +33,6 @@ NEGATIVE_HINT_FACTOR = 0.3
 # dev pages (2026-11-22); the same search inside every cross-validation fold picked 0.5 in 7 of 8 folds.
 # The value for en and other languages; zh has its own (LANGUAGE_CONSTANTS).
 SIBLING_SHARE = 0.5
-# A block with links adds to the scores only when its own (non-link) text has at least this many
-# characters: the "[title link]【author】date 138字" lines of a thread list or a teaser list carry a little
-# punctuated metadata each and, summed over 60 replies, outscored a forum's first post (F1 .12). Swept on
-# the dev pages (2026-11-22): 25-45 give the same (zh .946 -> .957, en .9466 -> .9470; one short sohu.com
-# story loses .11 at every value), 15 misses the forum, 60 drops a short-paragraph page (zh -0.003).
-MIN_LINKED_OWN_CHARS = 35
 # Blocks in the region whose text is more than half links are dropped (readability uses 0.5 too).
 MAX_LINK_DENSITY = 0.5
 # ... except a punctuated <p> whose own (non-link) text is at least MIN_PARAGRAPH_OWN_CHARS: it is a
@@ -132,17 +126,6 @@ class RegionChoice:
     headline: int | None = None
     kept: list[int] = field(default_factory=list)  # the blocks whose lines are `lines`, in document order
     rules_lines: list[str] | None = None  # the rules' lines when the learned model added to them (else `lines`)
-
-
-def prose_value(block: Block, max_ratio: float = PAPER_MAX_RATIO) -> float:
-    """Characters of non-link text in a block whose punctuation ratio lies in (0, p]; a block with links
-    counts only when its own text is a sentence (MIN_LINKED_OWN_CHARS)."""
-    if not block.chars:
-        return 0.0
-    ratio = block.punctuation / block.chars
-    if block.link_chars and block.chars - block.link_chars < MIN_LINKED_OWN_CHARS:
-        return 0.0
-    return float(block.chars - block.link_chars) if 0.0 < ratio <= max_ratio else 0.0
 
 
 def item_window(blocks: list[Block], headline: int) -> list[bool]:

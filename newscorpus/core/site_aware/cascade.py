@@ -77,7 +77,7 @@ FIELD_MAX_MISSES = 2
 @dataclass(frozen=True)
 class SiteAwareConfig:
     """The cascade's parameters; the crawl reads each from NEWSCORPUS_SITE_AWARE_<FIELD>
-    (newscorpus.crawl.stage_settings). On by default in the crawl: at or above the generic extractor on every
+    (newscorpus.crawler.stage_settings). On by default in the crawl: at or above the generic extractor on every
     multi-page dev site, with its thresholds as set and fitted leave-one-site-out (docs/site_aware_results.md)."""
 
     url_threshold: float = MATCH_THRESHOLD  # paper 001's t (url_similarity.py)
@@ -320,7 +320,8 @@ class SiteAwareExtractor:
         (nbcnews.com: 0.25 -> 0.98) and the diff's region is
         taken when it is long enough (a short one is a teaser: bbc.co.uk_news_04, a section page). When it is
         the generic region, the generic lines are kept as they are, lines repeated across the site's pages
-        included: removing those is the line-noise stage's job (newscorpus/stages/line_noise.py), and a page must read
+        included: removing those is the line-noise stage's job (newscorpus/pipelines/line_noise.py), and a page must
+        read
         the same whichever method extracts it, or a re-crawl would change stored bodies (a page extracted by
         difference first and by template later).
         """

@@ -145,7 +145,7 @@ SELECT (SELECT count(*) FROM sites) AS sites,
        (SELECT count(*) FROM articles) AS articles
 
 -- name: stored_recently
--- The stored-article check (newscorpus.crawl.refetch), on the unique index of articles.url: the URLs of
+-- The stored-article check (newscorpus.crawler.middlewares.refetch), on the unique index of articles.url: the URLs of
 -- %(urls)s stored and seen less than %(hours)s ago: the questions that arrived together, one round trip.
 SELECT url FROM articles
 WHERE url = ANY(%(urls)s::text[]) AND last_seen > now() - %(hours)s * interval '1 hour'

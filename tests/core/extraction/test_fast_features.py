@@ -145,7 +145,7 @@ def _old_block_features(blocks: list[Block], kept: list[int], roots: list[int], 
     those positions in `indices`), from the rules' decision (`kept`: the blocks whose lines the rules keep,
     `roots`: their region, `headline`: the stated headline's block, `window`: its item window, `comments`: the
     comment sections, as default.py computes them)."""
-    from newscorpus.core.extraction.default import prose_value
+    from newscorpus.core.extraction.punctuation import prose_value
 
     n = len(blocks)
     positions = list(range(len(indices))) if positions is None else positions

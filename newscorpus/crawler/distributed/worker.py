@@ -1,0 +1,105 @@
+"""A worker's presence in its run: heartbeats, and the rule for when a worker may close.
+
+A worker whose own queue view is empty must not close while another worker may still push requests. Every
+``NEWSCORPUS_REDIS_HEARTBEAT_SECONDS`` each worker reports its last activity (now, if it has requests in
+flight or items in its pipeline) and reads the run's state; on ``spider_idle`` it raises ``DontCloseSpider``
+until the run's queue is empty and no worker has been active for ``NEWSCORPUS_REDIS_IDLE_SECONDS``
+(:func:`newscorpus.crawler.distributed.runs.may_close`). The first worker to close marks the run finished. A worker
+killed with SIGKILL stops reporting, so it stops holding the others after the idle time; the requests it had
+popped are lost to this run, and found again by the next run (re-seed, and the stored-article check).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+
+from newscorpus.crawler.distributed.runs import finish_run, may_close, report_activity
+from newscorpus.crawler.distributed.scheduler import RunScheduler, wake_engine
+from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE
+
+logger = logging.getLogger(__name__)
+
+
+class RunWorker:
+    """Extension, on when ``NEWSCORPUS_REDIS_URL`` is set (the add-on enables it)."""
+
+    def __init__(self, crawler, idle_seconds: float, heartbeat_seconds: float):
+        if heartbeat_seconds <= 0:
+            raise ValueError(f"NEWSCORPUS_REDIS_HEARTBEAT_SECONDS must be > 0, not {heartbeat_seconds}")
+        if idle_seconds <= heartbeat_seconds:
+            raise ValueError(f"NEWSCORPUS_REDIS_IDLE_SECONDS ({idle_seconds}) must be longer than "
+                             f"NEWSCORPUS_REDIS_HEARTBEAT_SECONDS ({heartbeat_seconds})")
+        self.crawler = crawler
+        self.idle_seconds = idle_seconds
+        self.heartbeat_seconds = heartbeat_seconds
+        self.scheduler: RunScheduler | None = None
+        self.last_active = time.time()
+        self.closable = False
+        self._beating: asyncio.Task | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        settings = crawler.settings
+        if not settings.get("NEWSCORPUS_REDIS_URL"):
+            raise NotConfigured("NEWSCORPUS_REDIS_URL is not set")
+        worker = cls(crawler, settings.getfloat("NEWSCORPUS_REDIS_IDLE_SECONDS"),
+                     settings.getfloat("NEWSCORPUS_REDIS_HEARTBEAT_SECONDS"))
+        crawler.signals.connect(worker.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(worker.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(worker.spider_closed, signal=signals.spider_closed)
+        return worker
+
+    def spider_opened(self, spider) -> None:
+        scheduler = self.crawler.engine.scheduler
+        if not isinstance(scheduler, RunScheduler):
+            logger.warning("NEWSCORPUS_REDIS_URL is set but SCHEDULER is %s: no shared run", type(scheduler))
+            self.closable = True
+            return
+        self.scheduler = scheduler
+        self._beating = asyncio.ensure_future(self._beat_forever())
+
+    async def _beat_forever(self) -> None:
+        while True:
+            try:
+                await self.beat()
+            except Exception as error:  # Redis away for a moment: counted, the crawl goes on, no close
+                self.crawler.stats.inc_value("newscorpus/redis/heartbeat_errors")
+                logger.warning("heartbeat to Redis failed: %s", error)
+            await asyncio.sleep(self.heartbeat_seconds)
+
+    async def beat(self) -> None:
+        engine = self.crawler.engine
+        busy = not engine.spider_is_idle()
+        if busy:
+            self.last_active = time.time()
+        scheduler = self.scheduler
+        state = await asyncio.to_thread(report_activity, scheduler.server, scheduler.run.keys,
+                                        scheduler.worker_id, self.last_active, scheduler.ttl_seconds)
+        self.closable = not busy and may_close(state, time.time(), self.idle_seconds)
+        # Woken when the run's queue holds requests and nothing of this worker's is downloading (so no finished
+        # download will make the engine ask). Not "not busy": Scrapy's spider_is_idle() counts the shared queue as
+        # this worker's pending requests, so a worker with nothing in flight while the others filled the queue was
+        # never woken, its engine asked only on its 5 s heartbeat, and on a short crawl it fetched nothing at all
+        # (benchmarks/worker_scaling.py, 480 articles, 2026-11-24: one worker of two idle in 3 of 6 runs).
+        if self.closable or (state.queued and not engine.downloader.active):
+            wake_engine(self.crawler)
+
+    def spider_idle(self, spider) -> None:
+        if not self.closable:
+            raise DontCloseSpider("other workers of the run may still push requests")
+
+    async def spider_closed(self, spider, reason: str) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
+        scheduler = self.scheduler
+        # A run stopped by a database outage is finished too: its filter holds pages not saved, so the next
+        # seed or worker starts a new run that fetches them again (stored articles are not fetched).
+        if scheduler is not None and reason in ("finished", DATABASE_UNAVAILABLE):
+            await asyncio.to_thread(finish_run, scheduler.server, scheduler.run.keys, scheduler.ttl_seconds)
+            logger.info("run %s finished: queue empty, no worker active for %.0fs", scheduler.run.run_id,
+                        self.idle_seconds)

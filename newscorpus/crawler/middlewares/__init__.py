@@ -1,0 +1,1 @@
+"""The crawl's downloader middlewares: scope, refetch, back-off retries, redirect loops."""
