@@ -4,7 +4,8 @@ module under newscorpus/, read with `ast` (imports inside functions and under TY
 Bottom to top: core < store < crawler < pipelines < {builds, evaluation, demo} < cli. A module imports its own
 layer and lower ones only. core imports no scrapy, twisted, psycopg, redis or scrapy_redis; store imports no
 scrapy, twisted or redis. Strings that Scrapy or the CLI load by name (ITEM_PIPELINES, COMMAND_MODULES) are not
-imports and are not checked.
+imports and are not checked. SQL stays in the store: no module outside newscorpus.store imports
+newscorpus.store.sql or calls `query(...)`; the CLI and the builds call store functions.
 """
 
 from __future__ import annotations
@@ -106,6 +107,21 @@ def layer_violations(tree: dict[str, tuple[str, bool]]) -> list[str]:
     return found
 
 
+def sql_outside_store(tree: dict[str, tuple[str, bool]]) -> list[str]:
+    """Modules outside newscorpus.store that import the named queries or call ``query(...)``."""
+    found = []
+    for module, (source, is_package) in tree.items():
+        if module == "newscorpus.store" or module.startswith("newscorpus.store."):
+            continue
+        if any(imported == "newscorpus.store.sql" or imported.startswith("newscorpus.store.sql.")
+               for imported in imported_modules(source, module, is_package)):
+            found.append(f"{module} imports newscorpus.store.sql")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "query":
+                found.append(f"{module}:{node.lineno} calls query(...)")
+    return found
+
+
 def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm), each sorted."""
     index: dict[str, int] = {}
@@ -155,6 +171,26 @@ def test_no_module_imports_another_in_a_circle():
     cycles = import_cycles(import_graph(read_tree()))
     assert not cycles, "modules that import each other (move the shared name down):\n" + "\n".join(
         " <-> ".join(cycle) for cycle in cycles)
+
+
+def test_sql_stays_in_the_store():
+    found = sql_outside_store(read_tree())
+    assert not found, "SQL outside newscorpus.store (call a store function instead):\n" + "\n".join(found)
+
+
+def test_sql_outside_the_store_is_reported():
+    probe = {
+        "newscorpus.cli.probe": ("def f(c):\n    from newscorpus.store.sql import query\n"
+                                 "    return c.execute(query('corpus.site_names'))\n", False),
+        "newscorpus.builds.probe": ("from newscorpus.store import sql\n", False),
+        "newscorpus.store.probe": ("from newscorpus.store.sql import query\nquery('corpus.site_names')\n", False),
+        "newscorpus.evaluation.probe": ("def f(lsh, s):\n    return lsh.query(s)\n", False),
+    }
+    assert sql_outside_store(probe) == [
+        "newscorpus.cli.probe imports newscorpus.store.sql",
+        "newscorpus.cli.probe:3 calls query(...)",
+        "newscorpus.builds.probe imports newscorpus.store.sql",
+    ]
 
 
 def test_an_upward_import_is_reported():

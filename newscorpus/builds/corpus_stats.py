@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from newscorpus.store.connection import connect
-from newscorpus.store.sql import query
+from newscorpus.store.builds import corpus_counts
 
 # How a rate without data is shown: the noise rate of a site none of whose articles went through the line-noise
 # stage (switched off, or not run yet), never a 0 % it did not measure.
@@ -53,19 +52,16 @@ class CorpusStats:
 def corpus_stats(dsn: str, site: str | None = None, since: date | None = None,
                  until: date | None = None) -> CorpusStats:
     stats = CorpusStats()
-    filters = {"site": site, "since": since, "until": until}
-    with connect(dsn) as connection:
-        per_day: dict[str, dict[date, int]] = defaultdict(dict)
-        for name, day, count in connection.execute(query("builds.articles_per_site_day"), filters):
-            per_day[name][day] = count
-        stats.per_day = dict(per_day)
-        for name, articles, distinct, near in connection.execute(query("builds.duplicate_counts"),
-                                                                 {"site": site}):
-            stats.rates[name] = SiteRates(articles=articles, distinct_bodies=distinct, near_duplicates=near)
-        for name, cleaned, noise, lines in connection.execute(query("builds.noise_counts"),
-                                                              {"site": site}):
-            rates = stats.rates.setdefault(name, SiteRates())
-            rates.cleaned_articles, rates.noise_lines, rates.body_lines = cleaned, noise, lines
+    counts = corpus_counts(dsn, site, since, until)
+    per_day: dict[str, dict[date, int]] = defaultdict(dict)
+    for name, day, count in counts.per_site_day:
+        per_day[name][day] = count
+    stats.per_day = dict(per_day)
+    for name, articles, distinct, near in counts.duplicates:
+        stats.rates[name] = SiteRates(articles=articles, distinct_bodies=distinct, near_duplicates=near)
+    for name, cleaned, noise, lines in counts.noise:
+        rates = stats.rates.setdefault(name, SiteRates())
+        rates.cleaned_articles, rates.noise_lines, rates.body_lines = cleaned, noise, lines
     return stats
 
 

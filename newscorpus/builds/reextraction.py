@@ -13,7 +13,7 @@ from newscorpus.core.text import without_nul
 from newscorpus.crawler.items import PageItem
 from newscorpus.store.connection import connect
 from newscorpus.store.corpus_store import article_row
-from newscorpus.store.sql import query
+from newscorpus.store.reextraction import latest_raw_pages, write_reextracted
 
 logger = logging.getLogger(__name__)
 
@@ -23,19 +23,16 @@ FETCH_ROWS = 200       # raw pages held in memory at once
 def reextract(dsn: str, site: str | None = None, progress: Callable[[Counter], None] | None = None) -> Counter:
     """Extract every article-like page's latest raw body again; update its article and its outcome."""
     counts: Counter = Counter()
-    with connect(dsn) as reader, connect(dsn) as writer:
-        with reader.cursor(name="pages_to_reextract") as cursor:
-            cursor.itersize = FETCH_ROWS
-            cursor.execute(query("corpus.pages_to_reextract"), {"site": site})
-            batch: list[dict] = []
-            for row in cursor:
-                batch.append(_reextract_one(row, counts))
-                if len(batch) >= FETCH_ROWS:
-                    _write(writer, batch)
-                    batch = []
-                    if progress:
-                        progress(counts)
-            _write(writer, batch)
+    with latest_raw_pages(dsn, site, fetch_rows=FETCH_ROWS) as rows, connect(dsn) as writer:
+        batch: list[dict] = []
+        for row in rows:
+            batch.append(_reextract_one(row, counts))
+            if len(batch) >= FETCH_ROWS:
+                write_reextracted(writer, batch)
+                batch = []
+                if progress:
+                    progress(counts)
+        write_reextracted(writer, batch)
     if progress:
         progress(counts)
     return counts
@@ -56,13 +53,3 @@ def _reextract_one(row, counts: Counter) -> dict:
         "article": article_row(item, site_id, content_hash) if result.is_article else None,
     }
 
-
-def _write(connection, batch: list[dict]) -> None:
-    if not batch:
-        return
-    with connection.transaction(), connection.cursor() as cursor:
-        cursor.executemany(query("corpus.set_page_outcome"), sorted((b["page"] for b in batch),
-                                                              key=lambda p: p["page_id"]))
-        articles = sorted((b["article"] for b in batch if b["article"]), key=lambda a: a["url"])
-        if articles:
-            cursor.executemany(query("corpus.upsert_article"), articles)

@@ -21,22 +21,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-import psycopg
-from psycopg.types.json import Jsonb
-
 from newscorpus.builds import report as build_report
 from newscorpus.builds.maintenance import MAINTENANCE_STEPS
 from newscorpus.builds.progress import ProgressReporter
 from newscorpus.builds.snapshot import write_snapshot
 from newscorpus.crawler.site_config import SiteConfig, SiteConfigError, load_site_config
-from newscorpus.store.connection import connect
-from newscorpus.store.errors import DatabaseError
-from newscorpus.store.sql import query
+from newscorpus.store import builds as build_records
 
 logger = logging.getLogger(__name__)
 
 PHASES = ("crawl", "maintenance", "snapshot", "done")
-BUILD_LOCK_CLASS = 0x6E636275  # "ncbu"; with hashtext(current_schema()) as the second key (see store/sql/builds.sql)
 EXIT_OK, EXIT_FAILED, EXIT_LOCKED = 0, 1, 3
 # The crawl's log goes to the build's stderr: warnings and errors only, unless -s LOG_LEVEL=INFO is given.
 BUILD_CRAWL_SETTINGS = {"LOG_LEVEL": "WARNING"}
@@ -84,17 +78,10 @@ def _config_path(config: SiteConfig) -> str:
     return str(path.resolve())
 
 
-def _rows(cursor) -> list[dict]:
-    names = [column.name for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
 def describe_running_build(dsn: str) -> str:
-    with connect(dsn) as connection:
-        rows = _rows(connection.execute(query("builds.running_build")))
-    if not rows:
+    row = build_records.running_build(dsn)
+    if row is None:
         return "another build is running"
-    row = rows[0]
     return (f"another build is running (build {row['build_key']}, started at "
             f"{row['started_at']:%Y-%m-%d %H:%M:%S%z}, pid {row['pid']} on {row['hostname']}, phase {row['phase']})")
 
@@ -115,20 +102,10 @@ def _owner_alive(row: dict) -> bool:
 class BuildRun:
     def __init__(self, dsn: str, request: BuildRequest, progress: ProgressReporter):
         self.dsn, self.request, self.progress = dsn, request, progress
-        self.lock = None            # the session holding the build lock
+        self.lock = build_records.BuildLock(dsn)
         self.lock_checked = 0.0
 
     # --- the lock --------------------------------------------------------------------------------------
-    def _take_lock(self) -> bool:
-        self.lock = connect(self.dsn, autocommit=True)
-        self.lock_checked = time.monotonic()
-        return bool(self.lock.execute(query("builds.try_build_lock"), {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0])
-
-    def _release_lock(self) -> None:
-        if self.lock is not None:
-            self.lock.close()  # releases the advisory lock
-            self.lock = None
-
     def hold_lock(self, *, now: bool = False) -> None:
         """Check (at most every LOCK_CHECK_SECONDS unless ``now``) that the lock's session is alive; after a
         restart take the lock again, or raise BuildLockLost if another build has it. While the server is down
@@ -136,65 +113,49 @@ class BuildRun:
         if not now and time.monotonic() - self.lock_checked < LOCK_CHECK_SECONDS:
             return
         self.lock_checked = time.monotonic()
-        if self.lock is not None:
-            try:
-                self.lock.execute("SELECT 1")
+        if self.lock.held:
+            if self.lock.alive():
                 return
-            except psycopg.Error:
-                self._release_lock_quietly()
-        try:
-            if self._take_lock():
-                self.progress.log("the database restarted: build lock taken again")
-                return
-        except (DatabaseError, psycopg.Error):
-            self._release_lock_quietly()
+            self.lock.release_quietly()
+        taken = self.lock.take_again()
+        if taken is None:  # the server is down: nobody can take the lock meanwhile
             return
-        self._release_lock_quietly()
+        if taken:
+            self.progress.log("the database restarted: build lock taken again")
+            return
+        self.lock.release_quietly()
         raise BuildLockLost("the build lock was lost in a database restart and another build took it: "
                             + describe_running_build(self.dsn) + "; this build stops")
 
-    def _release_lock_quietly(self) -> None:
-        try:
-            self._release_lock()
-        except psycopg.Error:
-            self.lock = None
-
     # --- the build row ---------------------------------------------------------------------------------
-    def _execute(self, name: str, params: dict | None = None) -> list[dict]:
-        with connect(self.dsn, autocommit=True) as connection:
-            cursor = connection.execute(query(name), params or {})
-            return _rows(cursor) if cursor.description else []
-
     def _start_or_resume(self) -> tuple[dict, str | None]:
-        running = self._execute("builds.running_build")
+        running = build_records.running_build(self.dsn)
         me = {"pid": os.getpid(), "hostname": socket.gethostname()}
-        if running and _owner_alive(running[0]):   # its lock was freed by a restart, it is still at work
+        if running and _owner_alive(running):   # its lock was freed by a restart, it is still at work
             raise BuildLocked(describe_running_build(self.dsn))
         if running and self.request.restart:
-            self._execute("builds.abandon_build", {"build_id": running[0]["id"], "error": "abandoned by --restart"})
-            self.progress.log(f"abandoned the interrupted build {running[0]['build_key']} (--restart)")
+            build_records.abandon_build(self.dsn, running["id"], "abandoned by --restart")
+            self.progress.log(f"abandoned the interrupted build {running['build_key']} (--restart)")
         elif running:
-            row = running[0]
-            self._execute("builds.resume_build", {"build_id": row["id"], **me})
-            self.progress.log(f"resuming the interrupted build {row['build_key']} from phase {row['phase']} "
-                              f"(attempt {row['attempts'] + 1}; --restart starts afresh)")
-            resumed = self._execute("builds.build_row", {"build_id": row["id"]})[0]
-            return resumed | {"site_configs": row["site_configs"]}, row["phase"]
+            build_records.resume_build(self.dsn, running["id"], **me)
+            self.progress.log(f"resuming the interrupted build {running['build_key']} from phase {running['phase']} "
+                              f"(attempt {running['attempts'] + 1}; --restart starts afresh)")
+            resumed = build_records.build_row(self.dsn, running["id"])
+            return resumed | {"site_configs": running["site_configs"]}, running["phase"]
         sites = {config.name: _config_path(config) for config in self.request.sites}
         if not sites:
             raise BuildSetupError("no sites to build")
-        inserted = self._execute("builds.insert_build", {
-            "sites": sorted(sites), "site_configs": Jsonb(sites), "since": self.request.since,
-            "out_dir": str(self.request.out_dir.resolve()), **me,
-        })[0]
+        inserted = build_records.insert_build(self.dsn, sites=sorted(sites), site_configs=sites,
+                                              since=self.request.since, out_dir=str(self.request.out_dir.resolve()),
+                                              **me)
         build_key = f"{inserted['started_at'].astimezone(UTC):%Y%m%dT%H%M%SZ}-{inserted['id']}"
-        self._execute("builds.set_build_key", {"build_id": inserted["id"], "build_key": build_key})
+        build_records.set_build_key(self.dsn, inserted["id"], build_key)
         self.progress.log(f"build {build_key} started: sites {', '.join(sorted(sites))}")
-        return self._execute("builds.build_row", {"build_id": inserted["id"]})[0] | {"site_configs": sites}, None
+        return build_records.build_row(self.dsn, inserted["id"]) | {"site_configs": sites}, None
 
     def _set_phase(self, build_id: int, phase: str, report: dict) -> None:
         self.hold_lock(now=True)
-        self._execute("builds.set_build_phase", {"build_id": build_id, "phase": phase, "report": Jsonb(report)})
+        build_records.set_build_phase(self.dsn, build_id, phase, report)
 
     # --- phases ----------------------------------------------------------------------------------------
     def crawl(self, build_id: int, config_paths: list[str]) -> int:
@@ -224,7 +185,7 @@ class BuildRun:
                     continue
                 runs = {s["crawl_run_id"] for s in sites.values() if s.get("crawl_run_id")} - known_runs
                 if runs:
-                    self._execute("builds.add_build_crawl_runs", {"build_id": build_id, "ids": sorted(runs)})
+                    build_records.add_build_crawl_runs(self.dsn, build_id, sorted(runs))
                     known_runs |= runs
                 bar.update(sum(s.get("pages", 0) for s in sites.values()),
                            articles_new=sum(s.get("articles_new", 0) for s in sites.values()),
@@ -257,11 +218,12 @@ class BuildRun:
     # --- the whole build -------------------------------------------------------------------------------
     def run(self) -> BuildOutcome:
         try:
-            if not self._take_lock():
+            self.lock_checked = time.monotonic()
+            if not self.lock.take():
                 raise BuildLocked(describe_running_build(self.dsn))
             return self._run_locked()
         finally:
-            self._release_lock_quietly()
+            self.lock.release_quietly()
 
     def _run_locked(self) -> BuildOutcome:
         row, resumed_from = self._start_or_resume()
@@ -304,9 +266,8 @@ class BuildRun:
 
     def _finish(self, build_id: int, status: str, phase: str, report: dict, error: str | None) -> dict:
         """Complete ``report`` with the crawl's counters (from crawl_runs) and store it with the status."""
-        row = self._execute("builds.build_row", {"build_id": build_id})[0]
-        with connect(self.dsn) as connection:
-            runs = _rows(connection.execute(query("builds.crawl_run_counters"), {"ids": list(row["crawl_run_ids"])}))
+        row = build_records.build_row(self.dsn, build_id)
+        runs = build_records.crawl_run_counters(self.dsn, list(row["crawl_run_ids"]))
         maintenance = report.get("maintenance", {})
         full = {
             "build_id": row["build_key"], "status": status, "attempts": row["attempts"],
@@ -323,8 +284,7 @@ class BuildRun:
             status = full["status"] = "failed"
             error = full["failure"] = "the crawl fetched no page: " + ", ".join(
                 f"{reason} {count}" for reason, count in full["errors"].items())
-        self._execute("builds.finish_build", {"build_id": build_id, "status": status, "phase": phase,
-                                       "report": Jsonb(full), "error": error})
+        build_records.finish_build(self.dsn, build_id, status=status, phase=phase, report=full, error=error)
         snapshot = full.get("snapshot")
         if snapshot and Path(snapshot["dir"]).is_dir():
             (Path(snapshot["dir"]) / "report.json").write_text(

@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from newscorpus.core.search_terms import query_expression, search_terms, segmented, snippet
 from newscorpus.store.connection import connect
-from newscorpus.store.sql import query
+from newscorpus.store.search import articles_to_index, search_articles, write_search_rows
 
 INDEX_BATCH_SIZE = 500  # articles per transaction: ~1 s of jieba on news-length bodies, small enough to resume
 
@@ -23,14 +23,12 @@ def index_search(dsn: str, batch_size: int = INDEX_BATCH_SIZE,
     after_id = 0
     with connect(dsn, autocommit=True) as connection:
         while True:
-            rows = connection.execute(query("search.articles_to_index"),
-                                      {"after_id": after_id, "batch_size": batch_size}).fetchall()
+            rows = articles_to_index(connection, after_id, batch_size)
             if not rows:
                 break
             params = [{"article_id": article_id, "title": segmented(title), "body": segmented(body),
                        "revised_at": revised_at} for article_id, title, body, revised_at in rows]
-            with connection.transaction(), connection.cursor() as cursor:
-                cursor.executemany(query("search.upsert_article_search"), params)
+            write_search_rows(connection, params)
             indexed += len(rows)
             after_id = rows[-1][0]
             if progress is not None:
@@ -66,11 +64,7 @@ def search(dsn: str, text: str, *, site: str | None = None, since: date | None =
     if not terms:
         return []
     index_search(dsn, progress=progress)
-    with connect(dsn) as connection:
-        rows = connection.execute(
-            query("search.search_articles"),
-            {"query": query_expression(text), "site": site, "since": since, "until": until, "limit": limit},
-        ).fetchall()
+    rows = search_articles(dsn, query_expression(text), site=site, since=since, until=until, limit=limit)
     return [
         SearchHit(id=row[0], site=row[1], url=row[2], title=row[3], published_at=row[4], first_seen=row[5],
                   language=row[6], rank=float(row[8]), snippet=snippet(row[7], terms))

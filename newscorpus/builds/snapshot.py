@@ -13,8 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from newscorpus.builds.progress import PhaseProgress
-from newscorpus.store.connection import connect
-from newscorpus.store.sql import query
+from newscorpus.store.builds import snapshot_batches
 
 SNAPSHOT_FORMAT = 1
 FETCH_ROWS = 2000  # rows per round trip of the server-side cursor, and per Parquet row group batch
@@ -65,12 +64,11 @@ def write_snapshot(dsn: str, build_key: str, sites: list[str], since: date | Non
     per_site: Counter = Counter()
     first_day = last_day = None
     rows = 0
-    with (connect(dsn) as connection, connection.cursor(name=f"snapshot_{build_key.replace('-', '_')}") as cursor,
+    with (snapshot_batches(dsn, sites, since, cursor_name=f"snapshot_{build_key.replace('-', '_')}",
+                           batch_rows=FETCH_ROWS) as batches,
           (partial / JSONL).open("w", encoding="utf-8") as jsonl,
           pq.ParquetWriter(partial / PARQUET, SNAPSHOT_SCHEMA, compression="zstd") as parquet):
-        cursor.itersize = FETCH_ROWS
-        cursor.execute(query("builds.snapshot_articles"), {"sites": sites, "since": since})
-        while batch := cursor.fetchmany(FETCH_ROWS):
+        for batch in batches:
             records = [dict(zip(FIELDS, (_utc(v) for v in row), strict=True)) for row in batch]
             for record in records:
                 jsonl.write(json.dumps({k: _json_value(v) for k, v in record.items()}, ensure_ascii=False) + "\n")

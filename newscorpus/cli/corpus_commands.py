@@ -58,23 +58,22 @@ def register(subparsers) -> None:
     again.set_defaults(func=run_reextract)
 
 
-def _fetch(dsn: str, name: str, params: dict) -> list[dict]:
-    from newscorpus.store.connection import connect
+def _reading(read, *args, **kwargs):
+    """``read(*args, **kwargs)`` of the store's corpus reader; a CommandError when the database cannot be used."""
     from newscorpus.store.errors import DatabaseError
-    from newscorpus.store.sql import query
 
     try:
-        with connect(dsn) as connection:
-            cursor = connection.execute(query(name), params)
-            return [dict(zip([c.name for c in cursor.description], row, strict=True)) for row in cursor]
+        return read(*args, **kwargs)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
 
 
 def run_articles(args) -> int:
+    from newscorpus.store.corpus_reader import list_articles
+
     dsn = open_database(args)
     check_site(dsn, args.site)
-    rows = _fetch(dsn, "corpus.list_articles", {"site": args.site, "since": args.since, "limit": args.limit})
+    rows = _reading(list_articles, dsn, args.site, args.since, args.limit)
     for row in rows:
         when = (row["published_at"] or row["first_seen"]).strftime("%Y-%m-%d")
         print(f"{when}  {row['site']:<12} {row['language'] or '-':<3} {row['body_chars']:>6}  "
@@ -84,10 +83,11 @@ def run_articles(args) -> int:
 
 
 def run_show(args) -> int:
-    rows = _fetch(open_database(args), "corpus.show_article", {"url": args.url})
-    if not rows:
+    from newscorpus.store.corpus_reader import show_article
+
+    row = _reading(show_article, open_database(args), args.url)
+    if row is None:
         raise CommandError(f"no article stored for {args.url} (`newscorpus articles` lists the stored URLs)")
-    row = rows[0]
     if args.json:
         print(json.dumps(row, ensure_ascii=False, default=_json_default, indent=2))
         return 0
@@ -136,9 +136,8 @@ def run_export(args) -> int:
     import csv
     import tempfile
 
-    from newscorpus.store.connection import connect
+    from newscorpus.store.corpus_reader import exported_articles
     from newscorpus.store.errors import DatabaseError
-    from newscorpus.store.sql import query
 
     target = None if args.out == "-" else _export_target(args.out, args.force)
     dsn = open_database(args)
@@ -150,13 +149,11 @@ def run_export(args) -> int:
         if target is not None:  # written beside the target and renamed at the end: a failed export leaves no half file
             handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
             out = os.fdopen(handle, "w", encoding="utf-8", newline="")
-        with connect(dsn) as connection, connection.cursor(name="export_articles") as cursor:
-            cursor.execute(query("corpus.export_all_articles" if args.all else "corpus.export_corpus"),
-                           {"site": args.site})
+        with exported_articles(dsn, args.site, everything=args.all) as rows:
             writer = csv.writer(out) if args.format == "csv" else None
             if writer:
                 writer.writerow(fields)
-            for row in cursor:
+            for row in rows:
                 record = dict(zip(fields, row, strict=True))
                 if writer:
                     writer.writerow([_json_default(v) if isinstance(v, datetime | date) else v

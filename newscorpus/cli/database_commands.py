@@ -65,9 +65,9 @@ def run_status(args) -> int:
     import psycopg
 
     from newscorpus.store.connection import connect
+    from newscorpus.store.corpus_reader import count_rows
     from newscorpus.store.errors import DatabaseError
     from newscorpus.store.migrations import applied_versions, available_migrations
-    from newscorpus.store.sql import query
 
     require_existing_corpus(args)
     dsn = _dsn(args)
@@ -82,7 +82,7 @@ def run_status(args) -> int:
                 mark = "applied" if migration.version in done else "pending"
                 print(f"{migration.version:04d}_{migration.name}: {mark}")
             if done >= {migration.version for migration in migrations}:
-                counts = connection.execute(query("corpus.count_rows")).fetchone()
+                counts = count_rows(connection)
                 print(f"sites: {counts[0]}  pages: {counts[1]}  articles: {counts[2]}")
             else:
                 print("run `newscorpus db migrate` (a crawl also migrates when it opens)")

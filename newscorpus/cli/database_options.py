@@ -59,13 +59,11 @@ def open_database(args: argparse.Namespace, *, create: bool = False) -> str:
 
 
 def site_names(dsn: str) -> list[str]:
-    from newscorpus.store.connection import connect
+    from newscorpus.store import corpus_reader
     from newscorpus.store.errors import DatabaseError
-    from newscorpus.store.sql import query
 
     try:
-        with connect(dsn) as connection:
-            return [row[0] for row in connection.execute(query("corpus.site_names"))]
+        return corpus_reader.site_names(dsn)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
 

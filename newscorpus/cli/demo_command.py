@@ -49,8 +49,7 @@ def crawl_command(base_url: str, port: int) -> str:
 def run_demo(args) -> int:
     from newscorpus.crawler.runner import crawl_site
     from newscorpus.demo.server import DemoSite
-    from newscorpus.store.connection import connect
-    from newscorpus.store.sql import query
+    from newscorpus.store.corpus_reader import list_articles
 
     try:
         site = DemoSite(article_count=args.articles, port=args.port).start()
@@ -81,12 +80,10 @@ def run_demo(args) -> int:
           f"updated: {stats.get('newscorpus/storage/articles_updated', 0)}"
           + (f"; not fetched again (stored and seen within NEWSCORPUS_REFETCH_AFTER_HOURS): {skipped}"
              if (skipped := stats.get("newscorpus/skipped/already_stored", 0)) else ""))
-    with connect(dsn) as connection:
-        rows = connection.execute(query("corpus.list_articles"),
-                                  {"site": "demo", "since": None, "limit": 10}).fetchall()
+    rows = list_articles(dsn, "demo", None, 10)
     print("latest stored articles (newscorpus articles --site demo lists them all):")
     for row in rows:
-        print(f"  {row[3]}")
+        print(f"  {row['title']}")
     reason = stats.get("finish_reason")
     if reason == "shutdown":
         print(f"crawl stopped before the end ({reason}: Ctrl-C?); run `newscorpus demo` again to continue: "

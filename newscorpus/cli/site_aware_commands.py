@@ -57,23 +57,21 @@ def _add_eval_arguments(evaluate: argparse.ArgumentParser) -> None:
 
 def template_hosts(dsn: str, site: str | None) -> list[str | None]:
     """The template keys (hosts without www.) ``--site`` names: a stored site's hosts, or a host as given."""
-    from newscorpus.store.connection import connect
+    from newscorpus.store.corpus_reader import site_hosts
     from newscorpus.store.errors import DatabaseError
-    from newscorpus.store.sql import query
+    from newscorpus.store.site_aware import SiteTemplateStore
 
     if site is None:
         return [None]
     try:
-        with connect(dsn) as connection:
-            if site not in site_names(dsn):
-                known = connection.execute(query("site_aware.has_site_templates"),
-                                           {"site": site}).fetchone()
-                if known is None and "." not in site:  # a host may have no template yet; a name must exist
-                    names = ", ".join(site_names(dsn)) or "none yet"
-                    raise CommandError(f"no site or template host named {site!r} (sites: {names}); "
-                                       "give a site name or a host without www.")
-                return [site]
-            return sorted(row[0] for row in connection.execute(query("corpus.site_hosts"), {"site": site}) if row[0])
+        if site not in site_names(dsn):
+            if not SiteTemplateStore(dsn).has_templates(site) and "." not in site:
+                # a host may have no template yet; a name must exist
+                names = ", ".join(site_names(dsn)) or "none yet"
+                raise CommandError(f"no site or template host named {site!r} (sites: {names}); "
+                                   "give a site name or a host without www.")
+            return [site]
+        return site_hosts(dsn, site)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
 

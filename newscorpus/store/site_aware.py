@@ -100,6 +100,11 @@ class SiteTemplateStore:
                         )
         return saved
 
+    def has_templates(self, site: str) -> bool:
+        """Some template is stored under ``site`` (a host without www.)."""
+        with connect(self.dsn) as connection:
+            return connection.execute(query("site_aware.has_site_templates"), {"site": site}).fetchone() is not None
+
     def list(self, site: str | None = None) -> list[TemplateRow]:
         with connect(self.dsn) as connection:
             rows = connection.execute(query("site_aware.list_site_templates"), {"site": site}).fetchall()

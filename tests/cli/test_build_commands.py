@@ -16,9 +16,9 @@ import psycopg
 import pyarrow.parquet as pq
 import pytest
 
-from newscorpus.builds.runner import BUILD_LOCK_CLASS
 from newscorpus.core.search_terms import search_terms
 from newscorpus.demo.server import DemoSite
+from newscorpus.store.builds import BUILD_LOCK_CLASS
 from tests.conftest import fresh_schema
 from tests.local_crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT
 

@@ -9,8 +9,8 @@ import time
 
 import psycopg
 
-from newscorpus.builds.runner import BUILD_LOCK_CLASS
 from newscorpus.demo.server import DemoSite
+from newscorpus.store.builds import BUILD_LOCK_CLASS
 from tests.cli.test_build_commands import BUILD_SETTINGS, build
 from tests.reliability.services import private_postgres
 

@@ -1,0 +1,58 @@
+"""Reading the stored corpus back (queries in store/sql/corpus.sql): the article list, one article, the exports,
+the site names and hosts, and the table counts. Each function takes a DSN and opens its own connection, except
+``count_rows``, which runs on the connection it is handed; an export streams through a server-side cursor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+
+import psycopg
+
+from newscorpus.store.connection import connect
+from newscorpus.store.sql import query
+
+
+def _dicts(cursor: psycopg.Cursor) -> list[dict]:
+    names = [column.name for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor]
+
+
+def list_articles(dsn: str, site: str | None = None, since: date | None = None, limit: int = 50) -> list[dict]:
+    """Stored articles (near-duplicates included), newest first (published, else first seen)."""
+    with connect(dsn) as connection:
+        return _dicts(connection.execute(query("corpus.list_articles"),
+                                         {"site": site, "since": since, "limit": limit}))
+
+
+def show_article(dsn: str, url: str) -> dict | None:
+    """The article stored for ``url``: its published and extracted bodies and its duplicate link; None if none."""
+    with connect(dsn) as connection:
+        rows = _dicts(connection.execute(query("corpus.show_article"), {"url": url}))
+    return rows[0] if rows else None
+
+
+@contextmanager
+def exported_articles(dsn: str, site: str | None = None, *, everything: bool = False) -> Iterator[Iterator[tuple]]:
+    """The rows an export writes, streamed: the published corpus, or with ``everything`` every stored article
+    with its duplicate link. The connection and its server-side cursor live as long as the ``with`` block."""
+    with connect(dsn) as connection, connection.cursor(name="export_articles") as cursor:
+        cursor.execute(query("corpus.export_all_articles" if everything else "corpus.export_corpus"), {"site": site})
+        yield iter(cursor)
+
+
+def site_names(dsn: str) -> list[str]:
+    with connect(dsn) as connection:
+        return [row[0] for row in connection.execute(query("corpus.site_names"))]
+
+
+def site_hosts(dsn: str, site: str) -> list[str]:
+    """The hosts (without www., lower case) of a site's stored articles, sorted."""
+    with connect(dsn) as connection:
+        return sorted(row[0] for row in connection.execute(query("corpus.site_hosts"), {"site": site}) if row[0])
+
+
+def count_rows(connection: psycopg.Connection) -> tuple[int, int, int]:
+    """(sites, pages, articles) stored."""
+    return connection.execute(query("corpus.count_rows")).fetchone()
