@@ -204,7 +204,7 @@ def compile_bytecode(tree: Path) -> None:
             sys.exit(f"cannot compile {tree / folder}")
 
 
-def main() -> None:
+def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
@@ -219,22 +219,35 @@ def main() -> None:
     parser.add_argument("--compile-bytecode", action="store_true",
                         help="compile the project's sources (and --base-tree's) to __pycache__ first, as an installed "
                         "package is; with PYTHONDONTWRITEBYTECODE set a crawl otherwise compiles them at each start")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def chosen_variants(args: argparse.Namespace) -> list[str]:
+    """The variants to run, each but plain twice (base:VARIANT first) with --base-tree; exit 2 on an unknown one."""
     variants = [name.strip() for name in args.variants.split(",") if name.strip()]
     unknown = [name for name in variants if name not in VARIANTS]
-    if args.base_tree is not None:
-        variants = [name for variant in variants
-                    for name in ([variant] if variant == "plain" else [BASE + variant, variant])]
     if unknown:
         print(f"unknown variant(s) {unknown}; choose from {list(VARIANTS)}", file=sys.stderr)
         sys.exit(2)
-    overrides = dict(item.split("=", 1) for item in args.set)
-    if args.compile_bytecode:
-        for tree in filter(None, [PROJECT_ROOT, args.base_tree]):
-            compile_bytecode(tree)
-    server_dsn = resolve_dsn(args.dsn, None)
+    if args.base_tree is not None:
+        variants = [name for variant in variants
+                    for name in ([variant] if variant == "plain" else [BASE + variant, variant])]
+    return variants
+
+
+def round_line(round_number: int, variant: str, run: Run) -> str:
+    pss = "" if run.peak_pss is None else f", peak PSS {run.peak_pss / 2**20:.0f} MB"
+    return (f"round {round_number + 1} {variant:>20}: {run.pages} pages in {run.seconds:.2f}s = "
+            f"{run.pages / run.seconds:.1f} pages/s, {1000 * run.cpu_seconds / run.pages:.1f} CPU ms/page, "
+            f"peak RSS {run.peak_rss / 2**20:.0f} MB{pss}")
+
+
+def run_rounds(args: argparse.Namespace, variants: list[str], overrides: dict, server_dsn: str
+               ) -> tuple[dict[str, list[Run]], dict[str, list[float]]]:
+    """Every variant once per round, forward then backward in turn; the runs, and per variant its pages/s over
+    the plain spider's of the same round."""
     runs: dict[str, list[Run]] = {name: [] for name in variants}
-    ratios: dict[str, list[float]] = {}  # variant -> its pages/s over the plain spider's, per round
+    ratios: dict[str, list[float]] = {}
     with DemoSite(article_count=args.articles) as site, tempfile.TemporaryDirectory() as tmp:
         config_path = Path(tmp) / "demo.toml"
         config_path.write_text(site.site_config_toml(), encoding="utf-8")
@@ -243,40 +256,64 @@ def main() -> None:
             for variant in order:
                 run = crawl_once(variant, site, server_dsn, config_path, overrides, args.pss, args.base_tree)
                 runs[variant].append(run)
-                pss = "" if run.peak_pss is None else f", peak PSS {run.peak_pss / 2**20:.0f} MB"
-                print(f"round {round_number + 1} {variant:>20}: {run.pages} pages in {run.seconds:.2f}s = "
-                      f"{run.pages / run.seconds:.1f} pages/s, {1000 * run.cpu_seconds / run.pages:.1f} CPU ms/page, "
-                      f"peak RSS {run.peak_rss / 2**20:.0f} MB{pss}", flush=True)
+                print(round_line(round_number, variant, run), flush=True)
             if "plain" in variants:
                 plain = runs["plain"][-1]
                 for variant in variants:
                     if variant != "plain":
                         ratios.setdefault(variant, []).append(
                             (runs[variant][-1].pages / runs[variant][-1].seconds) / (plain.pages / plain.seconds))
+    return runs, ratios
+
+
+def print_summary(args: argparse.Namespace, variants: list[str], overrides: dict, runs: dict[str, list[Run]],
+                  ratios: dict[str, list[float]]) -> None:
+    """The machine, the table of medians per variant, the ratios to the plain spider, the peak RSS per round."""
     bytecode = "precompiled" if args.compile_bytecode else (
         "compiled at each start (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "cached")
     print(f"\n{args.articles} articles, {args.rounds} rounds, settings {overrides or 'default'}, project bytecode "
           f"{bytecode}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print("| variant | pages | pages/s (median) | crawl CPU ms/page (median) | peak RSS MB (max) |"
-          + (" peak PSS MB (max) |" if args.pss else ""))
-    print("|---|---|---|---|---|" + ("---|" if args.pss else ""))
-    for variant in variants:
-        done = runs[variant]
-        pss = f" {max(r.peak_pss for r in done) / 2**20:.0f} |" if args.pss else ""
-        print(f"| {variant} | {done[0].pages} | {statistics.median(r.pages / r.seconds for r in done):.1f} | "
-              f"{statistics.median(1000 * r.cpu_seconds / r.pages for r in done):.1f} | "
-              f"{max(r.peak_rss for r in done) / 2**20:.0f} |{pss}")
+    print_table(variants, runs, args.pss)
     if ratios:
         print()
+    print_ratios(ratios)
+    rss = {variant: [f"{run.peak_rss / 2**20:.0f}" for run in done] for variant, done in runs.items()}
+    print("peak RSS MB per round: " + "; ".join(f"{variant} {' '.join(values)}" for variant, values in rss.items()))
+
+
+def print_table(variants: list[str], runs: dict[str, list[Run]], pss: bool) -> None:
+    """Per variant: pages, median pages/s, median CPU per page, max peak RSS (and PSS)."""
+    print("| variant | pages | pages/s (median) | crawl CPU ms/page (median) | peak RSS MB (max) |"
+          + (" peak PSS MB (max) |" if pss else ""))
+    print("|---|---|---|---|---|" + ("---|" if pss else ""))
+    for variant in variants:
+        done = runs[variant]
+        peak_pss = f" {max(r.peak_pss for r in done) / 2**20:.0f} |" if pss else ""
+        print(f"| {variant} | {done[0].pages} | {statistics.median(r.pages / r.seconds for r in done):.1f} | "
+              f"{statistics.median(1000 * r.cpu_seconds / r.pages for r in done):.1f} | "
+              f"{max(r.peak_rss for r in done) / 2**20:.0f} |{peak_pss}")
+
+
+def print_ratios(ratios: dict[str, list[float]]) -> None:
     for variant, per_round in ratios.items():
         name = variant.removeprefix(BASE)
         label = "all stages" if name == ALL else name
         base = "base: " if variant.startswith(BASE) else ""
         print(f"{base}{label} / plain spider, pages/s: median {statistics.median(per_round):.2f} "
               f"(per round: {', '.join(f'{r:.2f}' for r in per_round)})")
-    rss = {variant: [f"{run.peak_rss / 2**20:.0f}" for run in done] for variant, done in runs.items()}
-    print("peak RSS MB per round: " + "; ".join(f"{variant} {' '.join(values)}" for variant, values in rss.items()))
+
+
+def main() -> None:
+    args = parse_arguments()
+    variants = chosen_variants(args)
+    overrides = dict(item.split("=", 1) for item in args.set)
+    if args.compile_bytecode:
+        for tree in filter(None, [PROJECT_ROOT, args.base_tree]):
+            compile_bytecode(tree)
+    server_dsn = resolve_dsn(args.dsn, None)
+    runs, ratios = run_rounds(args, variants, overrides, server_dsn)
+    print_summary(args, variants, overrides, runs, ratios)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,8 @@ import hashlib
 import re
 import unicodedata
 import uuid
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from newscorpus.core.config_checks import at_least, within
 from newscorpus.core.extraction import MIN_BODY_CHARS, body_chars
@@ -152,36 +152,119 @@ class Cleaning:
         return sorted({digest for digest, _ in self.removed}, key=lambda h: h.bytes)
 
 
+@dataclass(frozen=True)
+class LineFacts:
+    """What the rules know of one line of a body."""
+
+    text: str
+    digest: uuid.UUID | None     # None: nothing left after normalisation
+    articles: int                # LC: the site's articles holding the line
+    kind: str | None             # the extractor's line kind; None: unknown
+    at_edge: bool = False        # in the run of candidates at the start or the end of the body
+
+
+@dataclass(frozen=True)
+class SiteFacts:
+    """What the rules know of the site and the body as a whole."""
+
+    articles_seen: int           # RC
+    config: LineNoiseConfig
+    allowed: set[uuid.UUID]
+    body_chars: int              # characters of the body's stripped lines (at least 1)
+
+
+LineRule = Callable[[LineFacts, SiteFacts], str | None]
+
+
+def no_text(line: LineFacts, site: SiteFacts) -> str | None:
+    return "no text" if line.digest is None else None
+
+
+def allow_listed(line: LineFacts, site: SiteFacts) -> str | None:
+    return "allow-listed" if line.digest in site.allowed else None
+
+
+def not_frequent(line: LineFacts, site: SiteFacts) -> str | None:
+    return None if is_noise(line.articles, site.articles_seen, site.config) else "not frequent"
+
+
+def a_heading(line: LineFacts, site: SiteFacts) -> str | None:
+    return "heading" if line.kind == HEADING else None
+
+
+def a_code_line(line: LineFacts, site: SiteFacts) -> str | None:
+    return "code" if is_code(line.text, line.kind) else None
+
+
+def mid_body_minority(line: LineFacts, site: SiteFacts) -> str | None:
+    """Away from the edges and not a line of links, a line is noise only in a majority of the site's articles."""
+    if line.at_edge or line.kind == LINKS or line.articles >= site.config.mid_body_share * site.articles_seen:
+        return None
+    return "mid-body, in a minority of the site's articles"
+
+
+GUARD_RAIL = "guard rail: a large share of the body, seen in too few articles"
+
+
+def guard_rail(line: LineFacts, site: SiteFacts) -> str | None:
+    large = len(line.text.strip()) / site.body_chars >= site.config.guard_share
+    return GUARD_RAIL if large and line.articles < site.config.guard_articles else None
+
+
+# Each table is ordered; the first rule that answers gives the reason a line is kept.
+FREQUENCY_RULES: tuple[LineRule, ...] = (no_text, allow_listed, not_frequent)   # passed: the line is frequent
+CANDIDATE_RULES: tuple[LineRule, ...] = (a_heading, a_code_line)                 # passed too: a candidate
+POSITION_RULES: tuple[LineRule, ...] = (mid_body_minority, guard_rail)           # passed too: removed
+
+
+def kept_because(rules: tuple[LineRule, ...], line: LineFacts, site: SiteFacts) -> str | None:
+    """The reason of the first rule that keeps the line; None when no rule does."""
+    for rule in rules:
+        reason = rule(line, site)
+        if reason is not None:
+            return reason
+    return None
+
+
 def clean_body(body: str, counts: Mapping[uuid.UUID, int], articles_seen: int,
                config: LineNoiseConfig = LineNoiseConfig(), allowed: Iterable[uuid.UUID] = (),
                lines: list[tuple[str, uuid.UUID | None]] | None = None, kinds: str | None = None) -> Cleaning:
     """Drop the lines of ``body`` that are noise given LC (``counts``) and RC (``articles_seen``) and where they
     stand (module docstring); ``lines`` = ``body_lines(body)`` when the caller has them already; ``kinds`` = the
     extractor's line kinds (one character per line; None or another length: unknown, read from the text)."""
-    allowed = set(allowed)
     lines = body_lines(body) if lines is None else lines
-    if kinds is not None and len(kinds) != len(lines):
-        kinds = None
-    total_chars = max(sum(len(line.strip()) for line, _ in lines), 1)
-    lc = [counts.get(digest, 0) if digest is not None else 0 for _, digest in lines]
-    kind = [kinds[i] if kinds else None for i in range(len(lines))]
-    frequent = [digest is not None and digest not in allowed and is_noise(lc[i], articles_seen, config)
-                for i, (_, digest) in enumerate(lines)]
-    candidate = [frequent[i] and kind[i] != HEADING and not is_code(line, kind[i]) for i, (line, _) in enumerate(lines)]
+    facts = _line_facts(lines, counts, kinds)
+    site = SiteFacts(articles_seen, config, set(allowed), max(sum(len(line.strip()) for line, _ in lines), 1))
+    frequent = [kept_because(FREQUENCY_RULES, line, site) is None for line in facts]
+    candidate = [is_frequent and kept_because(CANDIDATE_RULES, line, site) is None
+                 for line, is_frequent in zip(facts, frequent, strict=True)]
+    kind = [line.kind for line in facts]
     edge = _edge_runs(lines, candidate, kind)
-    remove = [candidate[i] and (edge[i] or kind[i] == LINKS or lc[i] >= config.mid_body_share * articles_seen)
-              for i in range(len(lines))]
-    guarded = 0
-    for i, (line, _) in enumerate(lines):
-        if remove[i] and len(line.strip()) / total_chars >= config.guard_share and lc[i] < config.guard_articles:
-            remove[i] = False
-            guarded += 1
-    for i in range(len(lines) - 1, -1, -1):  # a frequent heading whose whole section went titled boilerplate
-        if frequent[i] and kind[i] == HEADING and _section_removed(lines, kind, remove, i):
-            remove[i] = True
+    position = [kept_because(POSITION_RULES, replace(line, at_edge=at_edge), site) if is_candidate else None
+                for line, is_candidate, at_edge in zip(facts, candidate, edge, strict=True)]
+    remove = [is_candidate and reason is None for is_candidate, reason in zip(candidate, position, strict=True)]
+    _remove_titled_boilerplate(lines, kind, frequent, remove)
     removed = tuple((digest, line) for (line, digest), gone in zip(lines, remove, strict=True) if gone)
     cleaned = "\n".join(line for (line, _), gone in zip(lines, remove, strict=True) if not gone).strip("\n")
-    return Cleaning(cleaned if removed else body, removed, guarded)
+    return Cleaning(cleaned if removed else body, removed, position.count(GUARD_RAIL))
+
+
+def _line_facts(lines: list[tuple[str, uuid.UUID | None]], counts: Mapping[uuid.UUID, int],
+                kinds: str | None) -> list[LineFacts]:
+    """The facts of each line; kinds of another length than the body's lines are unknown."""
+    if kinds is not None and len(kinds) != len(lines):
+        kinds = None
+    return [LineFacts(line, digest, counts.get(digest, 0) if digest is not None else 0, kinds[i] if kinds else None)
+            for i, (line, digest) in enumerate(lines)]
+
+
+def _remove_titled_boilerplate(lines: list[tuple[str, uuid.UUID | None]], kind: list[str | None],
+                               frequent: list[bool], remove: list[bool]) -> None:
+    """A frequent heading whose whole section went titled boilerplate goes too (from the end, so a removed
+    heading counts in the section of the one above it)."""
+    for i in range(len(lines) - 1, -1, -1):
+        if frequent[i] and kind[i] == HEADING and _section_removed(lines, kind, remove, i):
+            remove[i] = True
 
 
 def _edge_runs(lines: list[tuple[str, uuid.UUID | None]], candidate: list[bool], kind: list[str | None]) -> list[bool]:

@@ -29,6 +29,8 @@ HUGE_PATH = "/huge/2026/11/05/story-huge.html"
 PRIVATE_PATH = "/private/secret.html"
 ROBOTS = "User-agent: *\nDisallow: /private/\n"
 BINARY_BODY = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 16
+HTML = "text/html; charset=utf-8"
+Response = tuple[int, dict[str, str], bytes]  # status, headers, body
 
 
 class QuietServer(ThreadingHTTPServer):
@@ -106,52 +108,85 @@ class DemoSite:
         self.stop()
 
     # --- routing ------------------------------------------------------------------------------------------
-    def respond(self, raw_path: str) -> tuple[int, dict[str, str], bytes]:
+    def respond(self, raw_path: str) -> Response:
+        """The answer to a GET of ``raw_path``: the first route of :attr:`ROUTES` that knows the path, else 404."""
         parts = urlsplit(raw_path)
-        path = parts.path
-        html = "text/html; charset=utf-8"
-        by_path = {article.path: article for article in self.articles}
-        if path == "/robots.txt":
-            return 200, {"Content-Type": "text/plain"}, ROBOTS.encode()
-        if path == "/":
-            return 200, {"Content-Type": html}, self._home()
-        if path.startswith("/section/"):
-            section = path.strip("/").split("/")[-1]
-            page = int(parse_qs(parts.query).get("page", ["1"])[0] or 1)
-            return self._section(section, page)
-        if path in by_path:
-            article = by_path[path]
-            others = [a for a in self.articles if a.lang == article.lang and a is not article]
-            content_type = html if article.encoding == "utf-8" else "text/html"
-            return 200, {"Content-Type": content_type}, render_article(article, others)
-        if path == self.flaky_article.path:
-            with self._lock:
-                failing, self._flaky_failures_left = self._flaky_failures_left > 0, self._flaky_failures_left - 1
-            if failing:
-                return 500, {"Content-Type": html}, b"<html><body>Internal Server Error</body></html>"
-            return 200, {"Content-Type": html}, render_article(self.flaky_article, self.articles[:3])
-        if path == REDIRECT_PATH:
-            return 301, {"Location": self.articles[1].path}, b""
-        if path == BINARY_PATH:
-            return 200, {"Content-Type": "application/octet-stream"}, BINARY_BODY
-        if path == EMPTY_PATH:
-            return 200, {"Content-Type": html}, b""
-        if path == HUGE_PATH:
-            filler = "<p>" + "巨大页面的填充文字，" * 50 + "</p>"
-            repeats = self.huge_bytes // len(filler.encode()) + 1
-            return 200, {"Content-Type": html}, ("<html><body>" + filler * repeats + "</body></html>").encode()
-        if path == "/sitemap_index.xml":
-            return 200, {"Content-Type": "application/xml"}, render_sitemap_index(self.base_url)
-        if path == "/sitemap-china.xml":
-            zh = [a for a in self.articles if a.lang == "zh"][::self.sitemap_every]
-            return 200, {"Content-Type": "application/xml"}, render_sitemap(self.base_url, zh, news=False)
-        if path == "/sitemap-news.xml":
-            en = [a for a in self.articles if a.lang == "en"][::self.sitemap_every]
-            return 200, {"Content-Type": "application/xml"}, render_sitemap(self.base_url, en, news=True)
-        if path == "/rss.xml":
-            en = [a for a in self.articles if a.lang == "en"][:10]
-            return 200, {"Content-Type": "application/rss+xml"}, render_rss(self.base_url, en)
-        return 404, {"Content-Type": html}, b"<html><body><h1>404 Not Found</h1></body></html>"
+        for route in self.ROUTES:
+            answer = route(self, parts.path, parts.query)
+            if answer is not None:
+                return answer
+        return 404, {"Content-Type": HTML}, b"<html><body><h1>404 Not Found</h1></body></html>"
+
+    def _robots(self, path: str, query: str) -> Response | None:
+        return (200, {"Content-Type": "text/plain"}, ROBOTS.encode()) if path == "/robots.txt" else None
+
+    def _front_page(self, path: str, query: str) -> Response | None:
+        return (200, {"Content-Type": HTML}, self._home()) if path == "/" else None
+
+    def _section_page(self, path: str, query: str) -> Response | None:
+        if not path.startswith("/section/"):
+            return None
+        section = path.strip("/").split("/")[-1]
+        page = int(parse_qs(query).get("page", ["1"])[0] or 1)
+        return self._section(section, page)
+
+    def _article_page(self, path: str, query: str) -> Response | None:
+        article = {article.path: article for article in self.articles}.get(path)
+        if article is None:
+            return None
+        others = [a for a in self.articles if a.lang == article.lang and a is not article]
+        content_type = HTML if article.encoding == "utf-8" else "text/html"
+        return 200, {"Content-Type": content_type}, render_article(article, others)
+
+    def _flaky_page(self, path: str, query: str) -> Response | None:
+        """The flaky article: 500 the first time, then 200."""
+        if path != self.flaky_article.path:
+            return None
+        with self._lock:
+            failing, self._flaky_failures_left = self._flaky_failures_left > 0, self._flaky_failures_left - 1
+        if failing:
+            return 500, {"Content-Type": HTML}, b"<html><body>Internal Server Error</body></html>"
+        return 200, {"Content-Type": HTML}, render_article(self.flaky_article, self.articles[:3])
+
+    def _special_page(self, path: str, query: str) -> Response | None:
+        """The redirect, the binary, empty and huge pages, the sitemaps and the feed."""
+        answer = {
+            REDIRECT_PATH: self._redirect, BINARY_PATH: self._binary, EMPTY_PATH: self._empty, HUGE_PATH: self._huge,
+            "/sitemap_index.xml": self._sitemap_index, "/sitemap-china.xml": self._sitemap_china,
+            "/sitemap-news.xml": self._sitemap_news, "/rss.xml": self._rss,
+        }.get(path)
+        return None if answer is None else answer()
+
+    ROUTES = (_robots, _front_page, _section_page, _article_page, _flaky_page, _special_page)
+
+    def _redirect(self) -> Response:
+        return 301, {"Location": self.articles[1].path}, b""
+
+    def _binary(self) -> Response:
+        return 200, {"Content-Type": "application/octet-stream"}, BINARY_BODY
+
+    def _empty(self) -> Response:
+        return 200, {"Content-Type": HTML}, b""
+
+    def _huge(self) -> Response:
+        filler = "<p>" + "巨大页面的填充文字，" * 50 + "</p>"
+        repeats = self.huge_bytes // len(filler.encode()) + 1
+        return 200, {"Content-Type": HTML}, ("<html><body>" + filler * repeats + "</body></html>").encode()
+
+    def _sitemap_index(self) -> Response:
+        return 200, {"Content-Type": "application/xml"}, render_sitemap_index(self.base_url)
+
+    def _sitemap_china(self) -> Response:
+        zh = [a for a in self.articles if a.lang == "zh"][::self.sitemap_every]
+        return 200, {"Content-Type": "application/xml"}, render_sitemap(self.base_url, zh, news=False)
+
+    def _sitemap_news(self) -> Response:
+        en = [a for a in self.articles if a.lang == "en"][::self.sitemap_every]
+        return 200, {"Content-Type": "application/xml"}, render_sitemap(self.base_url, en, news=True)
+
+    def _rss(self) -> Response:
+        en = [a for a in self.articles if a.lang == "en"][:10]
+        return 200, {"Content-Type": "application/rss+xml"}, render_rss(self.base_url, en)
 
     def _home(self) -> bytes:
         specials = [REDIRECT_PATH, MISSING_PATH, self.flaky_article.path, BINARY_PATH, EMPTY_PATH, HUGE_PATH]

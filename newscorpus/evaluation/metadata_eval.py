@@ -180,34 +180,55 @@ def summarise(scores: list[PageScore], key: Callable[[PageScore], str] = lambda 
 
 
 def _summary(rows: list[PageScore]) -> Summary:
-    dated = [r for r in rows if r.gold_date]
-    dated_answers = [r for r in dated if r.answer.date]
-    undated = [r for r in rows if not r.gold_date]
-    titled = [r for r in rows if r.gold_title]
-    authored = [r for r in rows if r.gold_author]
-    author_answers = [r for r in authored if r.answer.authors]
-    unauthored = [r for r in rows if not r.gold_author]
     cpu = sum(r.cpu_seconds for r in rows)
     return Summary(
         pages=len(rows),
-        dated=len(dated),
-        date_exact=_share(sum(r.date_exact for r in dated), len(dated)),
-        date_near=_share(sum(r.date_near for r in dated), len(dated)),
-        date_coverage=_share(len(dated_answers), len(dated)),
-        date_precision=_share(sum(r.date_exact for r in dated_answers), len(dated_answers)),
-        date_either=_share(sum(r.date_either for r in dated), len(dated)),
-        date_undated_answers=_share(sum(bool(r.answer.date) for r in undated), len(undated)),
-        titled=len(titled),
-        title_exact=_share(sum(r.title_exact for r in titled), len(titled)),
-        title_f1=_share(sum(r.title_f1 for r in titled), len(titled)) if titled else float("nan"),
-        titles_are_site=sum(r.title_is_site for r in rows),
-        authored=len(authored),
-        author_exact=_share(sum(r.author_exact for r in authored), len(authored)),
-        author_coverage=_share(len(author_answers), len(authored)),
-        author_precision=_share(sum(r.author_exact for r in author_answers), len(author_answers)),
-        author_unauthored_answers=_share(sum(bool(r.answer.authors) for r in unauthored), len(unauthored)),
+        **_date_measures(rows),
+        **_title_measures(rows),
+        **_author_measures(rows),
         pages_per_cpu_second=len(rows) / cpu if cpu > 0 else float("inf"),
     )
+
+
+def _date_measures(rows: list[PageScore]) -> dict:
+    """Over the pages with a gold date: exact, within a day, answered, right when answered, published or
+    modified; and how often a page without one got a date."""
+    dated = [r for r in rows if r.gold_date]
+    answered = [r for r in dated if r.answer.date]
+    undated = [r for r in rows if not r.gold_date]
+    return {
+        "dated": len(dated),
+        "date_exact": _share(sum(r.date_exact for r in dated), len(dated)),
+        "date_near": _share(sum(r.date_near for r in dated), len(dated)),
+        "date_coverage": _share(len(answered), len(dated)),
+        "date_precision": _share(sum(r.date_exact for r in answered), len(answered)),
+        "date_either": _share(sum(r.date_either for r in dated), len(dated)),
+        "date_undated_answers": _share(sum(bool(r.answer.date) for r in undated), len(undated)),
+    }
+
+
+def _title_measures(rows: list[PageScore]) -> dict:
+    titled = [r for r in rows if r.gold_title]
+    return {
+        "titled": len(titled),
+        "title_exact": _share(sum(r.title_exact for r in titled), len(titled)),
+        "title_f1": _share(sum(r.title_f1 for r in titled), len(titled)) if titled else float("nan"),
+        "titles_are_site": sum(r.title_is_site for r in rows),
+    }
+
+
+def _author_measures(rows: list[PageScore]) -> dict:
+    """As the dates: over the pages with a gold author, and the answers given where there is none."""
+    authored = [r for r in rows if r.gold_author]
+    answered = [r for r in authored if r.answer.authors]
+    unauthored = [r for r in rows if not r.gold_author]
+    return {
+        "authored": len(authored),
+        "author_exact": _share(sum(r.author_exact for r in authored), len(authored)),
+        "author_coverage": _share(len(answered), len(authored)),
+        "author_precision": _share(sum(r.author_exact for r in answered), len(answered)),
+        "author_unauthored_answers": _share(sum(bool(r.answer.authors) for r in unauthored), len(unauthored)),
+    }
 
 
 COLUMNS = (

@@ -184,74 +184,114 @@ def score_site(references: dict[str, Reference], stored: dict[str, Stored],
                anchor: Callable[[bytes, str], str] | None = None) -> SiteScore:
     """Score the stored pages against the references; stored articles without a reference count in the
     near-duplicate share and are checked for non-text bodies."""
-    score = SiteScore(references=len(references))
-    constant = site_titles(stored, references)
-    score.site_titles = constant
+    scoring = _SiteScoring(references, anchor, SiteScore(references=len(references)))
+    scoring.score.site_titles = site_titles(stored, references)
     for path, reference in sorted(references.items()):
         page = stored.get(path)
-        if page is None or not page.fetched:
-            continue
+        if page is not None and page.fetched:
+            scoring.reference_page(path, reference, page)
+    for path, page in sorted(stored.items()):
+        if path not in references and page.body is not None:
+            scoring.unreferenced_article(path, page)
+    return scoring.score
+
+
+LOW_F1 = 0.8  # a published body under this F1 is listed with the anchor's F1 beside it
+
+
+def _check(rate: Rate, misses: list, path: str, hit: bool, stored: str | None, stated: str) -> None:
+    rate.add(hit)
+    if not hit:
+        misses.append((path, stored, stated))
+
+
+@dataclass
+class _SiteScoring:
+    """The steps of score_site, each adding one measure of a page to ``score``."""
+
+    references: dict[str, Reference]
+    anchor: Callable[[bytes, str], str] | None
+    score: SiteScore
+
+    def reference_page(self, path: str, reference: Reference, page: Stored) -> None:
+        self.bodies(path, reference, page)
+        if page.body is None:
+            return
+        self.score.articles += 1
+        self.score.stored_articles += 1
+        self.score.url_copies += page.copies - 1
+        self.title(path, reference, page)
+        self.author(path, reference, page)
+        self.date(path, reference, page)
+        self.duplicate(path, reference, page)
+        self.line_noise(reference, page)
+        self.not_text(f"{path}: ", page)
+
+    def bodies(self, path: str, reference: Reference, page: Stored) -> None:
+        """The page's outcome, and the body F1 of the extracted, the published and the anchor's."""
+        score = self.score
         score.fetched += 1
         score.outcomes[page.outcome or "-"] += 1
-        if page.raw is not None and anchor is not None:
-            score.f1_anchor.append(bag_of_tokens(anchor(page.raw, path), reference.body).f1)
-        extracted = page.body or ""
-        published = page.published or ""
-        score.f1_extracted.append(bag_of_tokens(extracted, reference.body).f1)
-        score.f1_published.append(bag_of_tokens(published, reference.body).f1)
-        if score.f1_anchor and score.f1_published[-1] < 0.8:
+        if page.raw is not None and self.anchor is not None:
+            score.f1_anchor.append(bag_of_tokens(self.anchor(page.raw, path), reference.body).f1)
+        score.f1_extracted.append(bag_of_tokens(page.body or "", reference.body).f1)
+        score.f1_published.append(bag_of_tokens(page.published or "", reference.body).f1)
+        if score.f1_anchor and score.f1_published[-1] < LOW_F1:
             score.low_f1.append((path, score.f1_published[-1], score.f1_anchor[-1]))
-        if page.body is None:
-            continue
-        score.articles += 1
-        score.stored_articles += 1
-        score.url_copies += page.copies - 1
+
+    def title(self, path: str, reference: Reference, page: Stored) -> None:
         if reference.title:
-            hit = same_text(page.title, reference.title)
-            score.title.add(hit)
-            if not hit:
-                score.title_misses.append((path, page.title, reference.title))
-        if page.title and page.title.strip() in constant:
-            score.title_site_name += 1
+            _check(self.score.title, self.score.title_misses, path, same_text(page.title, reference.title),
+                   page.title, reference.title)
+        if page.title and page.title.strip() in self.score.site_titles:
+            self.score.title_site_name += 1
+
+    def author(self, path: str, reference: Reference, page: Stored) -> None:
         if reference.author:
-            hit = same_text(page.author, reference.author)
-            score.author.add(hit)
-            if not hit:
-                score.author_misses.append((path, page.author, reference.author))
+            _check(self.score.author, self.score.author_misses, path, same_text(page.author, reference.author),
+                   page.author, reference.author)
+
+    def date(self, path: str, reference: Reference, page: Stored) -> None:
         if reference.date:
-            hit = date_matches(page.published_at, reference.date)
-            score.date.add(hit)
-            if not hit:
-                score.date_misses.append((path, str(page.published_at), reference.date))
-        if page.canonical_path is not None:
-            score.duplicates += 1
-            other = references.get(page.canonical_path)
-            different = other is None or bag_of_tokens(reference.body, other.body).f1 < SAME_STORY_F1
-            score.duplicates_different_story += different
-            score.duplicate_examples.append(f"{path} -> {page.canonical_path} ({page.duplicate_method} "
-                                            f"{page.duplicate_score:.2f}{', different story' if different else ''})")
+            _check(self.score.date, self.score.date_misses, path, date_matches(page.published_at, reference.date),
+                   str(page.published_at), reference.date)
+
+    def duplicate(self, path: str, reference: Reference, page: Stored) -> None:
+        """A link to a canonical article, and whether the two references tell different stories."""
+        if page.canonical_path is None:
+            return
+        self.score.duplicates += 1
+        other = self.references.get(page.canonical_path)
+        different = other is None or bag_of_tokens(reference.body, other.body).f1 < SAME_STORY_F1
+        self.score.duplicates_different_story += different
+        self.score.duplicate_examples.append(f"{path} -> {page.canonical_path} ({page.duplicate_method} "
+                                             f"{page.duplicate_score:.2f}{', different story' if different else ''})")
+
+    def line_noise(self, reference: Reference, page: Stored) -> None:
+        """The lines line noise removed, and those of them that are the reference's content."""
+        score = self.score
         score.reference_lines += sum(1 for line in reference.body.split("\n") if line.strip())
-        removed = removed_lines(extracted, page.clean_body)
+        removed = removed_lines(page.body or "", page.clean_body)
         score.lines_removed += len(removed)
         content = content_lines_removed(removed, reference.body)
         score.content_lines_removed += len(content)
         score.content_removed_examples.update(content)
-        if page.published is not None and not is_text(published):
-            score.not_text_published += 1
-            score.not_text_examples.append(f"{path}: {published[:60]!r}")
-    for path, page in sorted(stored.items()):
-        if path in references or page.body is None:
-            continue
+
+    def not_text(self, label: str, page: Stored) -> None:
+        if page.published is not None and not is_text(page.published):
+            self.score.not_text_published += 1
+            self.score.not_text_examples.append(f"{label}{page.published[:60]!r}")
+
+    def unreferenced_article(self, path: str, page: Stored) -> None:
+        """A stored article with no reference: counted in the near-duplicate share, checked for a non-text body."""
+        score = self.score
         score.stored_articles += 1
         score.url_copies += page.copies - 1
         if page.canonical_path is not None:
             score.duplicates += 1
             score.duplicate_examples.append(f"{path} -> {page.canonical_path} ({page.duplicate_method} "
                                             f"{page.duplicate_score:.2f}, no reference)")
-        if page.published is not None and not is_text(page.published):
-            score.not_text_published += 1
-            score.not_text_examples.append(f"{path} (no reference): {page.published[:60]!r}")
-    return score
+        self.not_text(f"{path} (no reference): ", page)
 
 
 def format_report(name: str, score: SiteScore, anchor_name: str | None, examples: int = 8) -> str:

@@ -226,64 +226,74 @@ class RepairRow:
 
 def repair_experiment(sites: dict[str, list[Page]], min_pages: int = 4) -> list[RepairRow]:
     """Per site: feed the first half of the pages (template induced), relay the second half, extract them."""
-    from newscorpus.core.site_aware import templates as templates_module
-    from newscorpus.core.site_aware.cascade import SiteAwareExtractor as Cascade
-
     rows = []
     for site, pages in sites.items():
-        if len(pages) < min_pages:
-            continue
-        half = len(pages) // 2
-        extractor = Cascade()
-        for page in pages[:half]:
-            extractor.extract(page.html, page.item.url)
-        changed_pages = pages[half:]
-        template = next((extractor.matching_template(p.item.url) for p in changed_pages), None)
-        if template is None:
-            continue
-        xpath = template.fields[BODY].xpaths[0]
-        before_state = template.to_json()
-        original = [extractor.extract(p.html, p.item.url).body for p in changed_pages]
-        relaid = [relayout(p.html, xpath) for p in changed_pages]
-        kept = [(p, r, o) for p, r, o in zip(changed_pages, relaid, original, strict=True) if r is not None]
-        if not kept:
-            continue
-        # A fresh copy of the template as it was before the changed pages: no-repair baseline.
-        static = templates_module.SiteTemplate.from_json(before_state)
-        no_repair = []
-        for _page, html, _ in kept:
-            root, blocks = _page_index(html)
-            index = templates_module.PageIndex(root, blocks)
-            body = ""
-            for candidate in static.fields[BODY].xpaths:
-                found = templates_module.field_value(index, BODY, root.xpath(candidate))
-                if found:
-                    body = found[0]
-                    break
-            no_repair.append(body)
-        from newscorpus.core.extraction import extract
-
-        repairs_before = template.repairs
-        results = [extractor.extract(html, page.item.url) for page, html, _ in kept]
-        stale = sum(1 for _, html, _ in kept if _page_index(html)[0].xpath(xpath))
-        kept_golds = [page.gold for page, _, _ in kept]
-        rows.append(
-            RepairRow(
-                site,
-                half,
-                len(kept),
-                xpath,
-                stale,
-                template.repairs - repairs_before,
-                template.fields[BODY].xpaths[1:],
-                Counter(r.method for r in results),
-                _mean([bag_of_tokens(o, g).f1 for (_, _, o), g in zip(kept, kept_golds, strict=True)]),
-                _mean([bag_of_tokens(r.body, g).f1 for r, g in zip(results, kept_golds, strict=True)]),
-                _mean([bag_of_tokens(extract(html, page.item.url).body, page.gold).f1 for page, html, _ in kept]),
-                _mean([bag_of_tokens(b, g).f1 for b, g in zip(no_repair, kept_golds, strict=True)]),
-            )
-        )
+        if len(pages) >= min_pages:
+            row = _repair_site(site, pages)
+            if row is not None:
+                rows.append(row)
     return rows
+
+
+def _repair_site(site: str, pages: list[Page]) -> RepairRow | None:
+    """The repair experiment on one site; None when no template was induced or no page could be relaid."""
+    from newscorpus.core.extraction import extract
+    from newscorpus.core.site_aware.cascade import SiteAwareExtractor as Cascade
+
+    half = len(pages) // 2
+    extractor = Cascade()
+    for page in pages[:half]:
+        extractor.extract(page.html, page.item.url)
+    changed_pages = pages[half:]
+    template = next((extractor.matching_template(p.item.url) for p in changed_pages), None)
+    if template is None:
+        return None
+    xpath = template.fields[BODY].xpaths[0]
+    before_state = template.to_json()
+    original = [extractor.extract(p.html, p.item.url).body for p in changed_pages]
+    relaid = [relayout(p.html, xpath) for p in changed_pages]
+    kept = [(p, r, o) for p, r, o in zip(changed_pages, relaid, original, strict=True) if r is not None]
+    if not kept:
+        return None
+    no_repair = _static_template_bodies(before_state, [html for _, html, _ in kept])
+    repairs_before = template.repairs
+    results = [extractor.extract(html, page.item.url) for page, html, _ in kept]
+    stale = sum(1 for _, html, _ in kept if _page_index(html)[0].xpath(xpath))
+    kept_golds = [page.gold for page, _, _ in kept]
+    return RepairRow(
+        site,
+        half,
+        len(kept),
+        xpath,
+        stale,
+        template.repairs - repairs_before,
+        template.fields[BODY].xpaths[1:],
+        Counter(r.method for r in results),
+        _mean([bag_of_tokens(o, g).f1 for (_, _, o), g in zip(kept, kept_golds, strict=True)]),
+        _mean([bag_of_tokens(r.body, g).f1 for r, g in zip(results, kept_golds, strict=True)]),
+        _mean([bag_of_tokens(extract(html, page.item.url).body, page.gold).f1 for page, html, _ in kept]),
+        _mean([bag_of_tokens(b, g).f1 for b, g in zip(no_repair, kept_golds, strict=True)]),
+    )
+
+
+def _static_template_bodies(template_state: str, pages: list[bytes]) -> list[str]:
+    """The no-repair baseline: the bodies a fresh copy of the template as it was before the changed pages reads
+    through its XPath queue alone (what a static template gives)."""
+    from newscorpus.core.site_aware import templates as templates_module
+
+    static = templates_module.SiteTemplate.from_json(template_state)
+    bodies = []
+    for html in pages:
+        root, blocks = _page_index(html)
+        index = templates_module.PageIndex(root, blocks)
+        body = ""
+        for candidate in static.fields[BODY].xpaths:
+            found = templates_module.field_value(index, BODY, root.xpath(candidate))
+            if found:
+                body = found[0]
+                break
+        bodies.append(body)
+    return bodies
 
 
 def _page_index(html: bytes):
@@ -357,39 +367,62 @@ def held_out_lines(sites: dict[str, list[Page]], grid: dict[str, tuple] = THRESH
     start = time.perf_counter()
     scores = grid_scores(sites, configs)
     seconds = time.perf_counter() - start
+    generic = _generic_f1(sites)
+    rows = leave_one_site_out(scores, generic)
+    sizes = " x ".join(f"{name} {len(values)}" for name, values in grid.items())
+    return [
+        f"# {len(configs)} configurations ({sizes}), {seconds:.0f} s",
+        *_held_out_table(rows, configs, grid),
+        *_grid_spread_lines(scores, generic, configs, grid),
+    ]
+
+
+def _generic_f1(sites: dict[str, list[Page]]) -> dict[str, float]:
+    """Per site, the generic extractor's macro F1."""
     generic = {}
     for site, pages in sites.items():
         bodies = generic_bodies(pages)[0]
         generic[site] = _mean([bag_of_tokens(body, page.gold).f1 for body, page in zip(bodies, pages, strict=True)])
-    rows = leave_one_site_out(scores, generic)
-    sizes = " x ".join(f"{name} {len(values)}" for name, values in grid.items())
+    return generic
+
+
+def _changed_thresholds(config: SiteAwareConfig, default: SiteAwareConfig, grid: dict[str, tuple]) -> str:
+    """The grid's thresholds where ``config`` differs from the default, as "name value, ..."."""
+    return ", ".join(f"{n} {getattr(config, n)}" for n in grid if getattr(config, n) != getattr(default, n))
+
+
+def _held_out_table(rows: list[HeldOutRow], configs: list[SiteAwareConfig], grid: dict[str, tuple]) -> list[str]:
+    """Per site: generic, the cascade as set and with the thresholds fitted on the other sites; their means."""
     lines = [
-        f"# {len(configs)} configurations ({sizes}), {seconds:.0f} s",
         "| site | generic | cascade, thresholds as set | cascade, thresholds fitted on the other sites | fitted |",
         "|---|---:|---:|---:|---|",
     ]
     for row in rows:
-        fitted, default = configs[row.chosen], configs[0]
-        changed = ", ".join(f"{n} {getattr(fitted, n)}" for n in grid if getattr(fitted, n) != getattr(default, n))
+        changed = _changed_thresholds(configs[row.chosen], configs[0], grid)
         scores_cells = f"{row.generic:.3f} | {row.in_sample:.3f} | {row.held_out:.3f}"
         lines.append(f"| {row.site} | {scores_cells} | {changed or 'as set'} |")
     means = [_mean([getattr(row, name) for row in rows]) for name in ("generic", "in_sample", "held_out")]
     lines.append(f"| mean over sites | {means[0]:.3f} | {means[1]:.3f} | {means[2]:.3f} | |")
     below = [row.site for row in rows if row.held_out < row.generic - 1e-9]
     lines.append(f"# sites where the held-out cascade is below generic: {below or 'none'}")
+    return lines
+
+
+def _grid_spread_lines(scores: dict[str, list[float]], generic: dict[str, float], configs: list[SiteAwareConfig],
+                       grid: dict[str, tuple]) -> list[str]:
+    """The mean F1 over sites across the grid, the largest loss against generic, and each threshold's marginals."""
     per_config = [_mean([scores[site][c] for site in scores]) for c in range(len(configs))]
     ordered = sorted(per_config)
     at_or_above = sum(all(scores[site][c] >= generic[site] - 1e-9 for site in scores) for c in range(len(configs)))
-    lines.append(
+    lines = [
         f"# mean over sites across the grid: min {ordered[0]:.4f}, median {ordered[len(ordered) // 2]:.4f}, "
         f"max {ordered[-1]:.4f} (as set {per_config[0]:.4f}); at or above generic on every site: "
         f"{at_or_above} of {len(configs)} configurations"
-    )
+    ]
     losses = [(scores[site][c] - generic[site], site, c) for site in scores for c in range(len(configs))]
     loss, site, worst = min(losses)
     if loss < -1e-9:
-        changed = ", ".join(f"{n} {getattr(configs[worst], n)}" for n in grid if getattr(configs[worst], n) !=
-                            getattr(configs[0], n))
+        changed = _changed_thresholds(configs[worst], configs[0], grid)
         lines.append(f"# largest loss against generic on one site over the grid: {site} {loss:+.3f} ({changed})")
     for name, values in grid.items():
         marginal = []
@@ -472,6 +505,18 @@ def report(sites: dict[str, list[Page]], anchors: dict[str, Callable[[bytes, str
     yield f"# {sum(len(p) for p in sites.values())} pages on {len(sites)} sites from {', '.join(data_dirs)}"
     rows, seconds = evaluate_sites(sites, anchors)
     systems = ["generic", "cascade", "cascade_loo", *anchors]
+    yield from _f1_table(rows, systems)
+    pages = sum(r.pages for r in rows)
+    yield "# pages/s (whole run, cold state): " + ", ".join(f"{k} {pages / v:.1f}" for k, v in seconds.items() if v)
+    speed = warm_speed(sites)
+    if speed:
+        yield (f"# pages/s with templates warm ({speed['pages']} pages of sites with a template, best of 3): "
+               f"generic {speed['generic']:.1f}, cascade {speed['cascade_warm']:.1f}")
+    yield from _sections(sites, speed_rounds=speed_rounds, held_out=held_out, time_cap=time_cap, repair=repair)
+
+
+def _f1_table(rows: list[SiteRow], systems: list[str]) -> Iterator[str]:
+    """The per-site F1 of every system, its means over sites and over pages, and the sites the cascade loses."""
     yield f"| site | pages | {' | '.join(systems)} | cascade methods |"
     yield "|---|---:|" + "---:|" * len(systems) + "---|"
     for row in rows:
@@ -489,11 +534,11 @@ def report(sites: dict[str, list[Page]], anchors: dict[str, Callable[[bytes, str
         if row.articles < row.pages:
             cells = ", ".join(f"{s} {row.f1_articles[s]:.3f}" for s in systems)
             yield f"# {row.site} without its {row.pages - row.articles} 'no article' gold page(s): {cells}"
-    yield "# pages/s (whole run, cold state): " + ", ".join(f"{k} {pages / v:.1f}" for k, v in seconds.items() if v)
-    speed = warm_speed(sites)
-    if speed:
-        yield (f"# pages/s with templates warm ({speed['pages']} pages of sites with a template, best of 3): "
-               f"generic {speed['generic']:.1f}, cascade {speed['cascade_warm']:.1f}")
+
+
+def _sections(sites: dict[str, list[Page]], *, speed_rounds: int | None, held_out: bool, time_cap: bool,
+              repair: bool) -> Iterator[str]:
+    """The sections asked for: speeds, held-out thresholds, the time cap, the repair experiment."""
     if speed_rounds is not None:
         yield ""
         yield from speed_lines(sites, speed_rounds)

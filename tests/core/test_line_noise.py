@@ -5,14 +5,28 @@ from __future__ import annotations
 import pytest
 
 from newscorpus.core.line_noise import (
+    GUARD_RAIL,
+    HEADING,
+    LINKS,
+    POSITION_RULES,
     InMemoryLineStats,
+    LineFacts,
     LineNoiseConfig,
+    SiteFacts,
+    a_code_line,
+    a_heading,
+    allow_listed,
     article_hashes,
     clean_body,
+    guard_rail,
     is_noise,
+    kept_because,
     line_hash,
+    mid_body_minority,
+    no_text,
     noise_threshold,
     normalise_line,
+    not_frequent,
     should_prune,
 )
 
@@ -135,3 +149,29 @@ def test_config_is_checked():
         LineNoiseConfig(per_articles=0)
     with pytest.raises(ValueError, match="guard_share"):
         LineNoiseConfig(guard_share=0)
+
+
+def test_each_keeping_rule_answers_alone_with_its_reason():
+    digest = line_hash("share this")
+    site = SiteFacts(articles_seen=100, config=LineNoiseConfig(), allowed={digest}, body_chars=1000)
+    line = LineFacts("Share this", digest, articles=60, kind=None)
+    assert no_text(LineFacts("——", None, 0, None), site) == "no text"
+    assert allow_listed(line, site) == "allow-listed"
+    assert not_frequent(LineFacts("rare", line_hash("rare"), 2, None), site) == "not frequent"
+    assert not_frequent(line, site) is None
+    assert a_heading(LineFacts("Related", line_hash("related"), 60, HEADING), site) == "heading"
+    assert a_code_line(LineFacts("int x = 1;", line_hash("int x 0"), 60, None), site) == "code"
+    assert mid_body_minority(LineFacts("Read more", digest, 30, None), site) is not None
+    assert mid_body_minority(LineFacts("Read more", digest, 30, LINKS), site) is None
+    assert mid_body_minority(LineFacts("Read more", digest, 30, None, at_edge=True), site) is None
+    assert guard_rail(LineFacts("x" * 300, digest, 5, None), site) == GUARD_RAIL
+    assert guard_rail(LineFacts("x" * 300, digest, 10, None), site) is None
+
+
+def test_the_first_rule_of_a_table_that_keeps_a_line_gives_the_reason():
+    site = SiteFacts(articles_seen=100, config=LineNoiseConfig(), allowed=set(), body_chars=100)
+    small_mid_body = LineFacts("Read more", line_hash("read more"), 5, None)
+    assert kept_because(POSITION_RULES, small_mid_body, site) == "mid-body, in a minority of the site's articles"
+    assert kept_because(POSITION_RULES, LineFacts("x" * 30, line_hash("x"), 5, None, at_edge=True),
+                        site) == GUARD_RAIL
+    assert kept_because(POSITION_RULES, LineFacts("Read more", line_hash("read more"), 60, None), site) is None

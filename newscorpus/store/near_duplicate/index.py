@@ -207,41 +207,74 @@ class NewArticleRow:
 
 def new_rows_params(rows: Sequence[NewArticleRow], config: NearDuplicateConfig, layout: str) -> dict:
     """insert_features_batch's parameters: the rows, their postings and block keys, in order."""
+    features = [row.features for row in rows]
+    return {
+        **_row_columns(rows),
+        **_feature_columns(features),
+        **_sketch_columns(features),
+        **_keyword_columns(features),
+        **_link_columns([row.link for row in rows]),
+        "postings": layout == "table",  # the rows' keywords also go to the posting table
+        **_block_columns(rows, config),
+    }
+
+
+def _row_columns(rows: Sequence[NewArticleRow]) -> dict:
+    return {
+        "ids": number_array_literal(row.id for row in rows),
+        "urls": text_array_literal(row.url for row in rows),
+        "site_ids": number_array_literal(row.site_id for row in rows),
+        "source_hashes": text_array_literal(row.text_hash for row in rows),
+    }
+
+
+def _feature_columns(features: list[DocumentFeatures]) -> dict:
+    return {
+        "languages": text_array_literal(f.lang for f in features),
+        "body_hashes": text_array_literal(f.body_hash for f in features),
+        "simhashes": number_array_literal(None if f.simhash is None else to_signed(f.simhash) for f in features),
+        "token_counts": number_array_literal(f.token_count for f in features),
+        "shingle_counts": number_array_literal(f.sketch.shingle_count for f in features),
+    }
+
+
+def _sketch_columns(features: list[DocumentFeatures]) -> dict:
+    """Every sketch's hashes in one binary bigint[], and where each row's end: as text literals, the ~16,000
+    hashes of a batch of 64 cost the client about twice the CPU (benchmarks/near_duplicate_throughput.py)."""
+    return {
+        "sketch_hashes": BigintArrayBinary.of(np.fromiter(chain.from_iterable(f.sketch.hashes for f in features),
+                                                          dtype=np.int64)),
+        "sketch_ends": number_array_literal(accumulate(len(f.sketch.hashes) for f in features)),
+        "sketch_lengths": number_array_literal(len(f.sketch.hashes) for f in features),
+    }
+
+
+def _keyword_columns(features: list[DocumentFeatures]) -> dict:
+    return {
+        "keywords": text_array_literal(text_array_literal(sorted(f.keywords)) for f in features),
+        "title_keywords": text_array_literal(text_array_literal(f.title_keywords) for f in features),
+        "title_numbers": text_array_literal(text_array_literal(f.title_numbers) for f in features),
+    }
+
+
+def _link_columns(links: list[Link]) -> dict:
+    return {
+        "canonical_ids": number_array_literal(link.canonical_id for link in links),
+        "methods": text_array_literal(link.method for link in links),
+        "scores": number_array_literal(link.score for link in links),
+        "matched_ids": number_array_literal(link.matched_id for link in links),
+    }
+
+
+def _block_columns(rows: Sequence[NewArticleRow], config: NearDuplicateConfig) -> dict:
+    """The simhash block keys of every row with a fingerprint, and the row each belongs to."""
     blocks, block_articles = [], []
     for row in rows:
         if row.features.simhash is not None:
             keys = block_keys(row.features.simhash, config.simhash_distance)
             blocks.extend(keys)
             block_articles.extend([row.id] * len(keys))
-    features = [row.features for row in rows]
-    links = [row.link for row in rows]
-    return {
-        "ids": number_array_literal(row.id for row in rows),
-        "urls": text_array_literal(row.url for row in rows),
-        "site_ids": number_array_literal(row.site_id for row in rows),
-        "languages": text_array_literal(f.lang for f in features),
-        "source_hashes": text_array_literal(row.text_hash for row in rows),
-        "body_hashes": text_array_literal(f.body_hash for f in features),
-        "simhashes": number_array_literal(None if f.simhash is None else to_signed(f.simhash) for f in features),
-        "token_counts": number_array_literal(f.token_count for f in features),
-        "shingle_counts": number_array_literal(f.sketch.shingle_count for f in features),
-        # Every sketch's hashes in one binary bigint[] and where each row's end: the ~16,000 hashes of a batch of 64
-        # written as text literals (then parsed by the server) made the insert's client CPU 0.06 ms per article,
-        # 0.03 now (issue 18, 2026-11-24).
-        "sketch_hashes": BigintArrayBinary.of(np.fromiter(chain.from_iterable(f.sketch.hashes for f in features),
-                                                          dtype=np.int64)),
-        "sketch_ends": number_array_literal(accumulate(len(f.sketch.hashes) for f in features)),
-        "sketch_lengths": number_array_literal(len(f.sketch.hashes) for f in features),
-        "keywords": text_array_literal(text_array_literal(sorted(f.keywords)) for f in features),
-        "title_keywords": text_array_literal(text_array_literal(f.title_keywords) for f in features),
-        "title_numbers": text_array_literal(text_array_literal(f.title_numbers) for f in features),
-        "canonical_ids": number_array_literal(link.canonical_id for link in links),
-        "methods": text_array_literal(link.method for link in links),
-        "scores": number_array_literal(link.score for link in links),
-        "matched_ids": number_array_literal(link.matched_id for link in links),
-        "postings": layout == "table",  # the rows' keywords also go to the posting table
-        "block_keys": number_array_literal(blocks), "block_articles": number_array_literal(block_articles),
-    }
+    return {"block_keys": number_array_literal(blocks), "block_articles": number_array_literal(block_articles)}
 
 
 def insert_new_rows(connection: psycopg.Connection, rows: Sequence[NewArticleRow], config: NearDuplicateConfig,
