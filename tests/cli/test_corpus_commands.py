@@ -6,18 +6,12 @@ import csv
 import json
 
 import psycopg
-import pytest
 
 from newscorpus.cli.main import main
 
 
-@pytest.fixture(scope="module")
-def crawled(crawled_demo):
-    return crawled_demo
-
-
-def test_articles_lists_newest_first_with_chinese_titles(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_articles_lists_newest_first_with_chinese_titles(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     assert main(["articles", "--dsn", dsn, "--limit", "100"]) == 0
     out = capsys.readouterr().out
     for article in site.all_articles:
@@ -26,8 +20,8 @@ def test_articles_lists_newest_first_with_chinese_titles(crawled, capsys):
     assert out.splitlines()[0].startswith(newest.published.isoformat())
 
 
-def test_articles_filters_by_site_since_and_limit(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_articles_filters_by_site_since_and_limit(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     assert main(["articles", "--dsn", dsn, "--since", "2026-11-19", "--limit", "100"]) == 0
     out = capsys.readouterr().out
     recent = [a for a in site.articles if a.published.isoformat() >= "2026-11-19"]
@@ -39,8 +33,8 @@ def test_articles_filters_by_site_since_and_limit(crawled, capsys):
     assert "no site named 'nosuchsite' in the corpus (sites: demo)" in capsys.readouterr().err
 
 
-def test_show_prints_one_article(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_show_prints_one_article(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     article = next(a for a in site.articles if a.encoding == "gbk-undeclared")
     assert main(["show", "--dsn", dsn, site.base_url + article.path, "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
@@ -58,8 +52,8 @@ def _corpus(dsn: str) -> tuple[set[str], set[str]]:
     return corpus, stored
 
 
-def test_export_writes_the_published_corpus_and_all_articles_with_all(crawled, tmp_path):
-    site, dsn, _, _ = crawled
+def test_export_writes_the_published_corpus_and_all_articles_with_all(crawled_demo, tmp_path):
+    site, dsn, _, _ = crawled_demo
     corpus, stored = _corpus(dsn)
     assert corpus < stored  # the demo has a reprint: a near-duplicate left out of the corpus
     assert main(["export", "--dsn", dsn, "--format", "jsonl", str(tmp_path / "corpus.jsonl")]) == 0
@@ -78,8 +72,8 @@ def test_export_writes_the_published_corpus_and_all_articles_with_all(crawled, t
     assert all("\n" in row["body"] for row in rows)  # paragraphs survive CSV quoting
 
 
-def test_show_prints_the_body_export_writes_and_says_which(crawled, tmp_path, capsys):
-    site, dsn, _, _ = crawled
+def test_show_prints_the_body_export_writes_and_says_which(crawled_demo, tmp_path, capsys):
+    site, dsn, _, _ = crawled_demo
     with psycopg.connect(dsn) as connection:  # a cleaned article whose cleaning removed something
         url, clean_body, body = connection.execute(
             "SELECT url, clean_body, body FROM articles WHERE clean_body IS NOT NULL AND clean_body <> body "
@@ -102,8 +96,8 @@ def test_show_prints_the_body_export_writes_and_says_which(crawled, tmp_path, ca
     assert "body: as extracted, before line-noise cleaning" in out and out.endswith(body + "\n")
 
 
-def test_show_names_a_near_duplicate_and_its_canonical(crawled, capsys):
-    _, dsn, _, _ = crawled
+def test_show_names_a_near_duplicate_and_its_canonical(crawled_demo, capsys):
+    _, dsn, _, _ = crawled_demo
     corpus, stored = _corpus(dsn)
     duplicate = sorted(stored - corpus)[0]
     assert main(["show", "--dsn", dsn, duplicate]) == 0
@@ -111,8 +105,8 @@ def test_show_names_a_near_duplicate_and_its_canonical(crawled, capsys):
     assert line.split()[2] in corpus and "not in the published corpus" in line
 
 
-def test_templates_by_site_name_or_host(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_templates_by_site_name_or_host(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     with psycopg.connect(dsn) as connection:
         hosts = {row[0] for row in connection.execute("SELECT site FROM site_templates")}
     assert hosts == {"127.0.0.1"}  # templates are kept per host
@@ -124,8 +118,8 @@ def test_templates_by_site_name_or_host(crawled, capsys):
     assert "no site or template host named 'nosuch' (sites: demo)" in capsys.readouterr().err
 
 
-def test_reextract_rebuilds_articles_from_raw_pages(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_reextract_rebuilds_articles_from_raw_pages(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     with psycopg.connect(dsn) as connection:
         connection.execute("UPDATE articles SET body = 'stale', title = 'stale'")
     assert main(["reextract", "--dsn", dsn, "--site", "demo"]) == 0
@@ -137,8 +131,8 @@ def test_reextract_rebuilds_articles_from_raw_pages(crawled, capsys):
     assert stale == 0 and titles == {a.title for a in site.all_articles}
 
 
-def test_db_status_and_migrate(crawled, capsys):
-    _, dsn, _, _ = crawled
+def test_db_status_and_migrate(crawled_demo, capsys):
+    _, dsn, _, _ = crawled_demo
     assert main(["db", "migrate", "--dsn", dsn]) == 0
     assert "up to date" in capsys.readouterr().out
     assert main(["db", "status", "--dsn", dsn]) == 0

@@ -5,15 +5,9 @@ from __future__ import annotations
 import json
 
 import psycopg
-import pytest
 
 from newscorpus.cli.main import main
 from newscorpus.demo.pages import BODY_NOISE_EN, BODY_NOISE_ZH
-
-
-@pytest.fixture(scope="module")
-def crawled(crawled_demo):
-    return crawled_demo
 
 
 def still_noisy(dsn: str) -> int:
@@ -23,8 +17,8 @@ def still_noisy(dsn: str) -> int:
             (f"%{BODY_NOISE_ZH}%", f"%{BODY_NOISE_EN}%")).fetchone()[0]
 
 
-def test_clean_after_warm_up_cleans_the_first_articles_of_the_site(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_clean_after_warm_up_cleans_the_first_articles_of_the_site(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     # 31 articles < the default warm-up of 50: the first articles of each language kept the line.
     assert 2 <= still_noisy(dsn) <= 6
     assert main(["clean", "--dsn", dsn, "--site", "demo"]) == 0
@@ -34,8 +28,8 @@ def test_clean_after_warm_up_cleans_the_first_articles_of_the_site(crawled, caps
     assert main(["clean", "--dsn", dsn, "--site", "nosuchsite"]) == 2
 
 
-def test_noise_lists_the_lines_removed_most_often(crawled, capsys):
-    site, dsn, _, _ = crawled
+def test_noise_lists_the_lines_removed_most_often(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
     assert main(["noise", "--dsn", dsn, "--site", "demo", "--limit", "5"]) == 0
     lines = capsys.readouterr().out.splitlines()
     zh = sum(a.lang == "zh" for a in site.all_articles)
@@ -44,8 +38,8 @@ def test_noise_lists_the_lines_removed_most_often(crawled, capsys):
     assert main(["noise", "--dsn", dsn, "--site", "nosuchsite"]) == 2
 
 
-def test_an_allowed_line_is_kept_by_the_next_clean(crawled, capsys):
-    _, dsn, _, _ = crawled
+def test_an_allowed_line_is_kept_by_the_next_clean(crawled_demo, capsys):
+    _, dsn, _, _ = crawled_demo
     assert main(["noise", "--dsn", dsn, "--site", "demo", "--allow", BODY_NOISE_EN.upper()]) == 0
     assert main(["clean", "--dsn", dsn, "--site", "demo"]) == 0
     capsys.readouterr()

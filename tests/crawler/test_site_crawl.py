@@ -15,13 +15,8 @@ def table_counts(dsn: str) -> dict[str, int]:
                 for table in ("sites", "pages", "articles")}
 
 
-@pytest.fixture(scope="module")
-def crawled(crawled_demo):
-    return crawled_demo
-
-
-def test_crawl_stores_every_article_with_title_and_body(crawled):
-    site, dsn, _, _ = crawled
+def test_crawl_stores_every_article_with_title_and_body(crawled_demo):
+    site, dsn, _, _ = crawled_demo
     with psycopg.connect(dsn) as connection:
         rows = connection.execute("SELECT url, title, body, language, encoding, author, published_at FROM articles")
         stored = {row[0].removeprefix(site.base_url): row for row in rows}
@@ -40,8 +35,8 @@ def test_crawl_stores_every_article_with_title_and_body(crawled):
             assert encoding == "gb18030"
 
 
-def test_gbk_pages_without_charset_header_decode_to_the_right_chinese(crawled):
-    site, dsn, _, _ = crawled
+def test_gbk_pages_without_charset_header_decode_to_the_right_chinese(crawled_demo):
+    site, dsn, _, _ = crawled_demo
     gbk = [a for a in site.articles if a.encoding.startswith("gbk")]
     assert {a.encoding for a in gbk} == {"gbk-meta", "gbk-undeclared"}
     with psycopg.connect(dsn) as connection:
@@ -52,8 +47,8 @@ def test_gbk_pages_without_charset_header_decode_to_the_right_chinese(crawled):
             assert article.paragraphs[0] in body
 
 
-def test_page_outcomes_are_recorded(crawled):
-    site, dsn, _, _ = crawled
+def test_page_outcomes_are_recorded(crawled_demo):
+    site, dsn, _, _ = crawled_demo
     with psycopg.connect(dsn) as connection:
         outcomes = dict(connection.execute(
             "SELECT substring(url from '127.0.0.1:[0-9]+(.*)'), outcome FROM pages").fetchall())
@@ -72,8 +67,8 @@ def test_page_outcomes_are_recorded(crawled):
     assert all(outcomes[a.path] == "article" for a in site.articles)
 
 
-def test_polite_and_complete_fetching(crawled):
-    site, _, _, result = crawled
+def test_polite_and_complete_fetching(crawled_demo):
+    site, _, _, result = crawled_demo
     assert site.requests[PRIVATE_PATH] == 0  # robots.txt disallows /private/
     assert site.statuses[(site.flaky_article.path, 500)] == 1  # failed once, retried with back-off
     assert site.statuses[(site.flaky_article.path, 200)] == 1
@@ -96,8 +91,8 @@ def test_adhoc_url_crawl_follows_links_within_the_host(demo_site, database_dsn):
 
 
 # Runs last in this module: it crawls the shared database a second time.
-def test_second_crawl_adds_no_rows_and_moves_last_seen(crawled):
-    site, dsn, config, _ = crawled
+def test_second_crawl_adds_no_rows_and_moves_last_seen(crawled_demo):
+    site, dsn, config, _ = crawled_demo
     before = table_counts(dsn)
     with psycopg.connect(dsn) as connection:
         last_seen_before = connection.execute("SELECT max(last_seen) FROM articles").fetchone()[0]

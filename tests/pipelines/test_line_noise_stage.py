@@ -139,7 +139,7 @@ def test_settings_are_checked_when_the_stage_is_built():
         LineNoisePipeline.from_crawler(get_crawler(settings_dict={"NEWSCORPUS_LINE_NOISE_ENABLED": False}))
 
 
-def test_the_names_before_issue_20_still_work():
+def test_the_former_setting_names_still_work_and_errors_name_the_one_given():
     assert config_from_settings(Settings({"NEWSCORPUS_LINENOISE_L": "20"})).per_articles == 20
     with pytest.raises(ValueError, match="NEWSCORPUS_LINENOISE_L must be >= 1"):   # the name the value came under
         config_from_settings(Settings({"NEWSCORPUS_LINENOISE_L": "0"}))

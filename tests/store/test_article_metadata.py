@@ -8,9 +8,7 @@ import asyncio
 from datetime import UTC, date, datetime, timedelta
 
 import psycopg
-import pytest
 
-from newscorpus.crawler.extensions.crawl_database import migrate_database
 from newscorpus.crawler.items import PageItem
 from newscorpus.store.article_metadata import page_datetime
 from newscorpus.store.corpus_store import CorpusWriter
@@ -34,12 +32,6 @@ async def write_all(dsn: str, items: list[PageItem]) -> None:
     await writer.close()
 
 
-@pytest.fixture
-def dsn(database_dsn):
-    migrate_database(database_dsn)
-    return database_dsn
-
-
 def test_page_datetime_keeps_the_pages_day_and_offset():
     instant, day, offset = page_datetime("2024-05-20T01:30:00+08:00")
     assert day == date(2024, 5, 20) and offset == timedelta(hours=8)
@@ -51,7 +43,7 @@ def test_page_datetime_keeps_the_pages_day_and_offset():
     assert page_datetime("not a date") == (None, None, None)
 
 
-def test_metadata_columns_round_trip_without_a_day_shift(dsn):
+def test_metadata_columns_round_trip_without_a_day_shift(migrated_dsn):
     items = [
         item(1, published_at="2024-05-20T01:30:00+08:00", modified_at="2024-05-21T09:00:00+08:00",
              author="王建宏, 张文攀", authors=["王建宏", "张文攀"], site_name="光明网"),
@@ -60,8 +52,8 @@ def test_metadata_columns_round_trip_without_a_day_shift(dsn):
         item(3, published_at="2024-05-20T23:30:00", author="Jane Roe"),  # no authors list: from author
         item(4, published_at="1998-03"),
     ]
-    asyncio.run(write_all(dsn, items))
-    with psycopg.connect(dsn) as connection:
+    asyncio.run(write_all(migrated_dsn, items))
+    with psycopg.connect(migrated_dsn) as connection:
         connection.execute("SET TIME ZONE 'America/Los_Angeles'")  # the session's zone changes nothing stored
         rows = {url: rest for url, *rest in connection.execute(
             "SELECT url, published_date, published_utc_offset, published_at AT TIME ZONE published_utc_offset, "

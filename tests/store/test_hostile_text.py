@@ -10,9 +10,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import psycopg
-import pytest
 
-from newscorpus.crawler.extensions.crawl_database import migrate_database
 from newscorpus.crawler.items import PageItem
 from newscorpus.store.corpus_store import CorpusWriter
 
@@ -48,16 +46,10 @@ async def write_all(dsn: str, items: list[PageItem]) -> CorpusWriter:
     return writer
 
 
-@pytest.fixture
-def dsn(database_dsn):
-    migrate_database(database_dsn)
-    return database_dsn
-
-
-def test_hostile_text_round_trips_byte_for_byte(dsn):
+def test_hostile_text_round_trips_byte_for_byte(migrated_dsn):
     items = [item(n, text, f"{text}\n{HOSTILE[-1 - n]}", author=text[:50]) for n, text in enumerate(HOSTILE)]
-    writer = asyncio.run(write_all(dsn, items))
-    with psycopg.connect(dsn) as connection:
+    writer = asyncio.run(write_all(migrated_dsn, items))
+    with psycopg.connect(migrated_dsn) as connection:
         rows = {url: (title, author, body, clean) for url, title, author, body, clean in connection.execute(
             "SELECT url, title, author, body, clean_body FROM articles")}
         assert connection.execute("SELECT count(*) FROM pages").fetchone()[0] == len(HOSTILE)
@@ -70,12 +62,12 @@ def test_hostile_text_round_trips_byte_for_byte(dsn):
     assert writer.counters["nul_stripped"] == 0
 
 
-def test_nul_is_stripped_and_counted(dsn):
+def test_nul_is_stripped_and_counted(migrated_dsn):
     items = [item(n, text, f"body {text} end", author=text) for n, text in enumerate(NUL_TEXTS)]
-    writer = asyncio.run(write_all(dsn, items))
+    writer = asyncio.run(write_all(migrated_dsn, items))
     expected_nul = sum(4 * text.count("\x00") for text in NUL_TEXTS)   # title, author, body, clean_body
     assert writer.counters["nul_stripped"] == expected_nul == 24
-    with psycopg.connect(dsn) as connection:
+    with psycopg.connect(migrated_dsn) as connection:
         rows = dict(connection.execute("SELECT url, title FROM articles").fetchall())
     for page in items:
         assert rows[page.url] == page.title.replace("\x00", "")

@@ -5,24 +5,20 @@ from __future__ import annotations
 
 import uuid
 
-import psycopg
 import pytest
 
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
 from newscorpus.store import line_noise as store
-from newscorpus.store.migrations import migrate
 from newscorpus.store.sql import query
 
 CONFIG = LineNoiseConfig(prune_interval=0)
 
 
 @pytest.fixture
-def connection(database_dsn):
-    with psycopg.connect(database_dsn, autocommit=True) as connection:
-        migrate(connection)
-        connection.execute("INSERT INTO sites (name) VALUES ('demo'), ('other')")
-        yield connection
+def connection(migrated_connection):
+    migrated_connection.execute("INSERT INTO sites (name) VALUES ('demo'), ('other')")
+    return migrated_connection
 
 
 def count(connection, url: str, body: str, config: LineNoiseConfig = CONFIG, site_id: int = 1):

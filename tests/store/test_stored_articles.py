@@ -8,14 +8,12 @@ import asyncio
 import psycopg
 import pytest
 
-from newscorpus.crawler.extensions.crawl_database import migrate_database
 from newscorpus.store.stored_articles import StoredArticles
 
 
 @pytest.fixture
-def stored_dsn(database_dsn):
-    migrate_database(database_dsn)
-    with psycopg.connect(database_dsn, autocommit=True) as connection:
+def stored_dsn(migrated_dsn):
+    with psycopg.connect(migrated_dsn, autocommit=True) as connection:
         site_id = connection.execute("INSERT INTO sites (name) VALUES ('demo') RETURNING id").fetchone()[0]
         for url, age in (("https://a.example/1", "1 hour"), ("https://a.example/2", "3 days"),
                          ("https://a.example/3", "10 minutes")):
@@ -23,7 +21,7 @@ def stored_dsn(database_dsn):
                 "INSERT INTO articles (site_id, url, body, body_hash, first_seen, last_seen, updated_at) "
                 "VALUES (%s, %s, 'body', 'hash', now() - %s::interval, now() - %s::interval, now())",
                 (site_id, url, age, age))
-    return database_dsn
+    return migrated_dsn
 
 
 def test_questions_asked_together_get_their_own_answers_in_one_lookup(stored_dsn):

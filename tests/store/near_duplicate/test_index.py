@@ -16,7 +16,6 @@ from newscorpus.core.near_duplicate.shingle_sketch import ShingleSketch
 from newscorpus.core.near_duplicate.simhash import pigeonhole_keys
 from newscorpus.core.text import source_hash
 from newscorpus.store.array_literals import number_array_literal, text_array_literal
-from newscorpus.store.migrations import migrate
 from newscorpus.store.near_duplicate.index import (
     BigintArrayBinary,
     NewArticleRow,
@@ -56,11 +55,9 @@ DOCS = [  # (url, lang, title, body)
 
 
 @pytest.fixture
-def connection(database_dsn):
-    with psycopg.connect(database_dsn, autocommit=True) as connection:
-        migrate(connection)
-        connection.execute("INSERT INTO sites (name) VALUES ('news'), ('other')")
-        yield connection
+def connection(migrated_connection):
+    migrated_connection.execute("INSERT INTO sites (name) VALUES ('news'), ('other')")
+    return migrated_connection
 
 
 def features_of(doc):

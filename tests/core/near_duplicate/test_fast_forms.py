@@ -1,7 +1,7 @@
-"""`decide` (the candidates' arrays compared at once: candidate_pool, resemblance_batch) against a plain reference of
-the pair-by-pair decision it replaced (issue 18): the same judgements, in the same order, with the same measures bit
-for bit, on generated candidate lists (site templates, copies, empty sketches, mixed languages, unknown sites and
-fingerprints, sketches over SKETCH_SIZE)."""
+"""The fast forms of the near-duplicate decision (the candidates' arrays compared at once: candidate_pool,
+resemblance) give what the plain pair-by-pair forms give (tests/core/reference/near_duplicate.py): the same
+judgements, in the same order, with the same measures bit for bit, on generated candidate lists (site templates,
+copies, empty sketches, mixed languages, unknown sites and fingerprints, sketches over SKETCH_SIZE)."""
 
 from __future__ import annotations
 
@@ -13,86 +13,10 @@ import pytest
 from newscorpus.core.near_duplicate import candidate_pool
 from newscorpus.core.near_duplicate.candidate_pool import CandidatePool
 from newscorpus.core.near_duplicate.config import NearDuplicateConfig
-from newscorpus.core.near_duplicate.decision import COPY_JACCARD, PairMeasures, _pool_judgements, decide, judge
+from newscorpus.core.near_duplicate.decision import COPY_JACCARD, _pool_judgements, decide
 from newscorpus.core.near_duplicate.features import DocumentFeatures
 from newscorpus.core.near_duplicate.shingle_sketch import SKETCH_SIZE, ShingleSketch, resemblance
-
-# --- the reference: the pair-by-pair path of decide before issue 18's batching, on Python sets -----------------
-
-
-def ref_jaccard(first: set[int], second: set[int]) -> float:
-    both = first & second
-    if not both:
-        return 0.0
-    union = sorted(first | second)
-    kept = min(SKETCH_SIZE, len(union))
-    return sum(1 for h in both if h <= union[kept - 1]) / kept
-
-
-def ref_resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: set[int]) -> tuple[float, float, float]:
-    first, second = set(a.hashes) - leave_out, set(b.hashes) - leave_out
-    jaccard = ref_jaccard(first, second)
-    size_a = a.shingle_count * len(first) / max(1, len(set(a.hashes)))
-    size_b = b.shingle_count * len(second) / max(1, len(set(b.hashes)))
-    shared = jaccard / (1 + jaccard) * (size_a + size_b)
-    return (jaccard, min(1.0, shared / max(1.0, min(size_a, size_b))),
-            min(1.0, shared / max(1.0, max(size_a, size_b))))
-
-
-def ref_overlap(a, b, measure: str) -> float:
-    a, b = frozenset(a), frozenset(b)
-    if not a or not b:
-        return 0.0
-    return len(a & b) / min(len(a), len(b)) if measure == "min" else len(a & b) / len(a | b)
-
-
-def ref_near_copy(a: DocumentFeatures, b: DocumentFeatures, config: NearDuplicateConfig) -> bool:
-    if a.token_count and a.body_hash == b.body_hash:
-        return True
-    if a.simhash is not None and b.simhash is not None and (a.simhash ^ b.simhash).bit_count() <= \
-            config.simhash_distance:
-        return True
-    first, second = set(a.sketch.hashes), set(b.sketch.hashes)
-    if len(first & second) < COPY_JACCARD * min(len(first), len(second)):
-        return False
-    return ref_resemblance(a.sketch, b.sketch, set())[0] >= COPY_JACCARD
-
-
-def ref_measures(new: DocumentFeatures, old: DocumentFeatures, site_text: set[int]) -> PairMeasures:
-    jaccard, containment, cover = ref_resemblance(new.sketch, old.sketch, site_text)
-    return PairMeasures(
-        same_body_hash=bool(new.token_count) and new.body_hash == old.body_hash,
-        simhash_distance=None if new.simhash is None or old.simhash is None
-        else (new.simhash ^ old.simhash).bit_count(),
-        overlap_min=ref_overlap(new.keywords, old.keywords, "min"),
-        overlap_jaccard=ref_overlap(new.keywords, old.keywords, "jaccard"),
-        body_containment=containment,
-        body_jaccard=jaccard,
-        body_cover=cover,
-        same_site=new.site is not None and new.site == old.site,
-        site_text=len(site_text),
-        title_overlap=ref_overlap(new.title_keywords, old.title_keywords, "min")
-        if new.title_keywords and old.title_keywords else 1.0,
-        same_title_numbers=new.title_numbers == old.title_numbers,
-    )
-
-
-def ref_decide(new: DocumentFeatures, candidates, config: NearDuplicateConfig) -> list:
-    by_site: dict = {}
-    for _, old in candidates:
-        if old.site is not None and old.lang == new.lang:
-            by_site.setdefault(old.site, []).append(old)
-    judgements = []
-    for cid, old in candidates:
-        if old.lang != new.lang:
-            continue
-        rows = by_site.get(old.site, []) + (by_site.get(new.site, []) if new.site != old.site else [])
-        others = [m for m in rows if m is not old and not ref_near_copy(m, new, config)
-                  and not ref_near_copy(m, old, config)]
-        site_text = set().union(*(set(m.sketch.hashes) for m in others)) & set(new.sketch.hashes)
-        judgements.append(judge(cid, ref_measures(new, old, site_text), config))
-    return judgements
-
+from tests.core.reference import near_duplicate as reference
 
 # --- generated candidate lists ----------------------------------------------------------------------------------
 
@@ -176,12 +100,12 @@ def generated_case(seed: int) -> tuple[DocumentFeatures, list, NearDuplicateConf
 
 
 @pytest.mark.parametrize("block", range(8))
-def test_decide_matches_the_pair_by_pair_reference(block):
+def test_decide_matches_the_pair_by_pair_form(block):
     site_text_seen = 0
     for seed in range(block * 60, block * 60 + 60):
         new, candidates, config = generated_case(seed)
         got = decide(new, candidates, config).judgements
-        expected = ref_decide(new, candidates, config)
+        expected = reference.decide(new, candidates, config)
         assert repr(got) == repr(expected), seed  # repr: floats bit for bit, and their types
         site_text_seen += sum(j.measures.site_text > 0 for j in got)
     assert site_text_seen  # the generated lists do exercise the site text
@@ -195,12 +119,12 @@ def test_pool_shared_counts_are_the_sketches_intersections():
         assert pool._shared().tolist() == [[len(a & b) for b in sets] for a in sets], seed
 
 
-def test_decide_in_slices_of_rows_matches_the_reference(monkeypatch):
+def test_decide_in_slices_of_rows_matches_the_pair_by_pair_form(monkeypatch):
     """Pairwise temporaries over many candidates are made a slice of rows at a time: here a row at a time."""
     monkeypatch.setattr(candidate_pool, "PAIRWISE_ELEMENTS", 1)
     for seed in range(0, 480, 11):
         new, candidates, config = generated_case(seed)
-        assert repr(decide(new, candidates, config).judgements) == repr(ref_decide(new, candidates, config)), seed
+        assert repr(decide(new, candidates, config).judgements) == repr(reference.decide(new, candidates, config)), seed
 
 
 def test_a_lone_candidate_is_judged_as_the_pool_judges_it():
@@ -218,23 +142,6 @@ def test_a_lone_candidate_is_judged_as_the_pool_judges_it():
     assert asked > 100
 
 
-def _copies_from_whole_count(pool: CandidatePool, member) -> list:
-    """CandidatePool._copies as it was before the bound (issue 18): every pair's count from `_shared`."""
-    import numpy as np
-
-    rows = pool.rows
-    asked = np.append(member, False)
-    copies = np.array([[bool(a.token_count) and a.body_hash == b.body_hash
-                        or (a.simhash is not None and b.simhash is not None
-                            and (a.simhash ^ b.simhash).bit_count() <= pool.simhash_distance) for b in rows]
-                       for a in rows]) & asked[:, None]
-    passing = ~copies & asked[:, None] & (
-        pool._shared() >= pool.copy_jaccard * np.minimum(pool.sizes[:, None], pool.sizes[None, :]))
-    for i, j in zip(*np.nonzero(passing), strict=True):
-        copies[i, j] = resemblance(rows[i].sketch, rows[j].sketch).jaccard >= pool.copy_jaccard
-    return copies.tolist()
-
-
 @pytest.mark.parametrize("exact_pairs", [0, 1, candidate_pool.EXACT_PAIRS, 10_000])
 def test_copies_from_the_bound_are_those_of_the_whole_count(monkeypatch, exact_pairs):
     """The pairs `_shared_bound` lets through, counted pair by pair (`_shared_of`) or all at once, give the
@@ -250,7 +157,7 @@ def test_copies_from_the_bound_are_those_of_the_whole_count(monkeypatch, exact_p
         pool = CandidatePool(new, [old for _, old in candidates], 3, COPY_JACCARD)
         assert (pool._shared_bound() >= pool._shared()).all(), seed
         member = np.array([old.site is not None for _, old in candidates], dtype=bool)
-        assert pool._copies(member).tolist() == _copies_from_whole_count(pool, member), seed
+        assert pool._copies(member).tolist() == reference.copies_from_whole_count(pool, member), seed
         off = pool._shared_bound() >= COPY_JACCARD * np.minimum(pool.sizes[:, None], pool.sizes[None, :])
         np.fill_diagonal(off, False)
         counted += bool(off.any())
@@ -259,7 +166,7 @@ def test_copies_from_the_bound_are_those_of_the_whole_count(monkeypatch, exact_p
 
 def test_left_out_is_the_union_of_each_candidates_others():
     """left_out (a product of the others and the holdings) against the union of the others' hash sets, the others
-    chosen as ref_decide chooses them."""
+    chosen as the plain decide chooses them."""
     config = NearDuplicateConfig(simhash_distance=3)
     left = 0
     for seed in range(0, 480, 3):
@@ -272,26 +179,11 @@ def test_left_out_is_the_union_of_each_candidates_others():
         for c, old in enumerate(olds):
             others = [m for m in olds if m.site is not None and (m.site == old.site or m.site == new.site)
                       and m is not old and set(m.sketch.hashes) & set(new_hashes)
-                      and not ref_near_copy(m, new, config) and not ref_near_copy(m, old, config)]
+                      and not reference.near_copy(m, new, config) and not reference.near_copy(m, old, config)]
             union = set().union(*(set(m.sketch.hashes) for m in others))
             assert got[c].tolist() == [h in union for h in new_hashes], (seed, c)
             left += bool(union & set(new_hashes))
     assert left > 50
-
-
-def _holds_and_below_by_search(pool: CandidatePool):
-    """What CandidatePool.__init__ gave before issue 18's round 8: a binary search of every row hash in new's."""
-    import numpy as np
-
-    new_hashes = pool.rows[-1].sketch.hash_array
-    count = len(new_hashes)
-    at = np.searchsorted(new_hashes, pool.flat)
-    in_new = new_hashes[np.minimum(at, count - 1)] == pool.flat if count else np.zeros(len(at), dtype=bool)
-    holds = np.zeros(len(pool.rows) * count, dtype=bool)
-    holds[(pool.owners * count + at)[in_new]] = True
-    outside = np.bincount((pool.owners * (count + 1) + at)[~in_new], minlength=len(pool.rows) * (count + 1))
-    below = np.cumsum(outside.reshape(len(pool.rows), count + 1)[:, :count], axis=1)
-    return holds.reshape(len(pool.rows), count), below, in_new
 
 
 def _low_bits_twins(new: DocumentFeatures, rng: random.Random) -> DocumentFeatures:
@@ -315,7 +207,7 @@ def test_pool_holds_and_below_are_those_of_a_search_of_every_hash():
         if seed % 4 == 0 and new.sketch.hashes:
             olds += [_low_bits_twins(new, rng) for _ in range(3)]
         pool = CandidatePool(new, olds, 3, COPY_JACCARD)
-        holds, below, in_new = _holds_and_below_by_search(pool)
+        holds, below, in_new = reference.holds_and_below_by_search(pool)
         assert pool.holds.tolist() == holds.tolist(), seed
         assert (pool.below[holds] == below[holds]).all() and not pool.below[~holds].any(), seed
         assert pool.in_new.tolist() == in_new.tolist(), seed
