@@ -1,11 +1,11 @@
-"""Wall time of `newscorpus` commands as a person types them (issue 19): help, usage errors, and database commands
+"""Wall time of `newscorpus` commands as a person types them: help, usage errors, and database commands
 on the embedded server (the first after the server stopped, then the next ones with it kept up).
 
     .venv/bin/python -m benchmarks.cli_latency [--runs 5] [--before CHECKOUT]
 
 Each command runs in a fresh process, as from a shell; the corpus is the demo site crawled once into a temporary
 data directory. `python -c pass` is the floor (the interpreter's own start). `--before CHECKOUT` also times the
-same commands with another checkout's code first on the import path (e.g. the main branch), interleaved with
+same commands with another checkout's code first on the import path (e.g. a worktree of main), interleaved with
 this one so that the machine's load hits both alike. Prints a Markdown table with medians and maxima.
 """
 

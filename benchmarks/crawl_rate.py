@@ -17,8 +17,8 @@ and new code alternate within minutes, and each is taken as a ratio to the plain
 
 With --compile-bytecode the sources of this checkout (and of --base-tree) are compiled to __pycache__ first, as an
 installed package is: with PYTHONDONTWRITEBYTECODE set (as on the project's benchmark machine) every crawl process
-otherwise compiles the ~100 project modules it imports from source, ~0.1 s of CPU, which the plain spider (Scrapy,
-compiled when installed) never pays (2026-11-24, issue 18).
+otherwise compiles the ~100 project modules it imports from source, about a tenth of a second of CPU, which the
+plain spider (Scrapy, compiled when installed) never pays.
 
 Politeness is switched off (no AutoThrottle, no delay) because the server is ours and local: the figures are the
 pipeline's own ceiling, not a rate to use against a real site.
@@ -93,8 +93,8 @@ def proportional_set_size(pid: int) -> int:
 def unexecuted_fork(process: psutil.Process) -> bool:
     """Whether `process` is a child forked (or vforked) by its parent that has not yet exec'd: its pages are the
     parent's, shared, so its RSS counts them again. Scrapy's start-up log calls platform.platform(), which runs
-    `uname -p` (a vfork); a sample that fell in that window showed the tree at twice the crawl's start-up RSS, the
-    one-off 170-230 MB peaks of earlier rounds (2026-11-25, issue 18)."""
+    `uname -p` (a vfork); a sample that fell in that window would show the tree at twice the crawl's start-up RSS, a
+    one-off peak."""
     try:
         parent = process.parent()
         return parent is not None and process.cmdline() == parent.cmdline()

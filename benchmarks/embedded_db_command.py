@@ -1,5 +1,5 @@
 """Wall time of a database command on the embedded server, with the server stopped between commands
-(NEWSCORPUS_DB_IDLE_SECONDS=0, as before issue 14) and kept up between them (the default): `newscorpus db status`,
+(NEWSCORPUS_DB_IDLE_SECONDS=0) and kept up between them (the default): `newscorpus db status`,
 and a bare process that opens the database and exits (no CLI imports). Runs are interleaved, so that a change of
 the machine's load hits both alike.
 Usage: .venv/bin/python benchmarks/embedded_db_command.py [RUNS]   (uses a temporary data directory)"""

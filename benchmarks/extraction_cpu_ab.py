@@ -7,8 +7,8 @@ is copied to a temporary directory as `newscorpus_other` (its imports renamed, a
 it registers process-wide, so that each copy keeps its own) and imported beside this one. Each page
 is extracted by both versions in turn (the first of the two alternates), and `time.process_time` around each call is
 summed per version: load from other processes, cache and frequency changes weigh on both alike, which separate runs
-minutes apart on a shared machine do not give (their figures moved by ±5% between runs of the same code; issue 16,
-round 7). With --trafilatura, `trafilatura.extract` runs on each page too and both ratios are printed. Both versions
+minutes apart on a shared machine do not give (their figures move by ±5% between runs of the same code). With
+--trafilatura, `trafilatura.extract` runs on each page too and both ratios are printed. Both versions
 must give the same output for the comparison to mean anything: check with benchmarks/extraction_dump.py.
 """
 

@@ -1,5 +1,5 @@
 """CPU per decision of `near_duplicate.decide` in two versions of the code, in one process, decision by decision
-alternating (A/B), on the decisions of the demo crawl's articles (issue 18).
+alternating (A/B), on the decisions of the demo crawl's articles.
 
 Usage: .venv/bin/python benchmarks/near_duplicate_decide.py --other CHECKOUT [--articles N] [--rounds R]
        [--docs ../shared/data/dedup/docs.jsonl]

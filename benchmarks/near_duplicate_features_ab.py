@@ -9,7 +9,7 @@ as `newscorpus_other` (benchmarks/extraction_cpu_ab.py's copy). Each version com
 first (jieba's dictionary, the memos) and the features of both are compared (`repr`, every field); then each round
 times both on each document in turn (the first of the two alternates) with `time.process_time`, summed per version:
 the machine's load and frequency weigh on both alike, which separate runs minutes apart do not give (the throughput
-benchmark's features figure moved 0.53-0.76 ms/doc between runs of the same code on 2026-11-24, issue 18).
+benchmark's features figure moves by a third between runs of the same code).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""CPU a fresh process spends on its first near-duplicate features, in two versions of the code (issue 18): what a
-crawl pays once (jieba's import and dictionary, the tables of body_text and simhash_fingerprint) on top of the
+"""CPU a fresh process spends on its first near-duplicate features, in two versions of the code: what a
+crawl pays once (jieba's import and dictionary, the tables of body_text and simhash) on top of the
 features' steady cost.
 
 Usage: .venv/bin/python benchmarks/near_duplicate_startup.py --other CHECKOUT [--rounds R]
@@ -8,8 +8,7 @@ Each round starts one process per version (which first alternates), on its own i
 from it, as benchmarks/crawl_rate.py --base-tree runs the old code), that imports numpy and the demo site's pages
 (the crawl has them before its first article), then times with `time.process_time`: the import of
 newscorpus.core.near_duplicate.decision, the features of the demo's first zh and first en article (the one-off work),
-and the
-same two again (what they cost once warm). The first minus the second is the start-up; medians over rounds.
+and the same two again (what they cost once warm). The first minus the second is the start-up; medians over rounds.
 """
 
 from __future__ import annotations

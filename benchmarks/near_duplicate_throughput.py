@@ -146,7 +146,7 @@ def measure_postgres(dsn: str, docs: list[dict], filler: list[DocumentFeatures],
         load_postgres(connection, filler, layout, config)
         indexed = len(filler)
         # The stage's process does not hold the index: the filler's ~10 objects per article kept alive here made
-        # every full cyclic GC walk them, ~0.5 ms of client CPU per document at 100k (2026-11-22).
+        # every full cyclic GC walk them, client CPU the stage would not pay.
         filler.clear()
         gc.collect()
         set_commit_mode(connection)
@@ -200,7 +200,7 @@ def measure_stream(connection, docs: list[dict], layout: str, config: NearDuplic
 
 
 def set_commit_mode(connection) -> None:
-    """The measured session's synchronous_commit (off unless DEDUP_BENCH_SYNC_COMMIT says otherwise)."""
+    """The measured connection's synchronous_commit (off unless DEDUP_BENCH_SYNC_COMMIT says otherwise)."""
     mode = os.environ.get("DEDUP_BENCH_SYNC_COMMIT", "off")
     connection.execute(sql.SQL("SET synchronous_commit = {}").format(sql.Literal(mode)))
 

@@ -1,5 +1,5 @@
 """CPU of the spider's link reading: Scrapy's LinkExtractor(deny, unique=True) against newscorpus.crawler.page_links
-on the same pages, and a check that both give the same URLs in the same order (issue 18).
+on the same pages, and a check that both give the same URLs in the same order.
 
     python -m benchmarks.page_links_cpu [--articles 300] [--html-dir ../shared/data/extraction] [--rounds 3]
 

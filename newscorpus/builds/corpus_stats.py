@@ -80,8 +80,8 @@ def plot_articles_per_day(stats: CorpusStats, out: Path) -> None:
 
 
 def articles_per_day_figure(stats: CorpusStats, pyplot):
-    """The figure of articles per day: counts on a y-axis from 0 in whole numbers (issue 19: an axis starting at
-    1.0 drew a fall from 2 articles to 1 as a cliff)."""
+    """The figure of articles per day: counts on a y-axis from 0 in whole numbers (an axis starting at 1.0 would
+    draw a fall from 2 articles to 1 as a cliff)."""
     from matplotlib.ticker import MaxNLocator
 
     figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=100)

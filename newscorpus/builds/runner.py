@@ -2,8 +2,8 @@
 snapshot and the report. Each phase is recorded in ``builds.phase``, so a build that crashed is resumed
 by the next one from the phase it reached.
 
-The lock is a Postgres advisory lock held by the build's own session: a restart of the server ends that
-session and frees the lock. The build checks it every LOCK_CHECK_SECONDS and takes it again after a restart;
+The lock is a Postgres advisory lock held by the build's own connection: a restart of the server ends that
+connection and frees the lock. The build checks it every LOCK_CHECK_SECONDS and takes it again after a restart;
 if another build took it meanwhile, this one stops (BuildLockLost) and leaves the build row to it. A build
 that finds a running build row whose process is alive on this machine refuses to resume it, lock or not."""
 
@@ -107,7 +107,7 @@ class BuildRun:
 
     # --- the lock --------------------------------------------------------------------------------------
     def hold_lock(self, *, now: bool = False) -> None:
-        """Check (at most every LOCK_CHECK_SECONDS unless ``now``) that the lock's session is alive; after a
+        """Check (at most every LOCK_CHECK_SECONDS unless ``now``) that the lock's connection is alive; after a
         restart take the lock again, or raise BuildLockLost if another build has it. While the server is down
         nobody can take it: checked again later."""
         if not now and time.monotonic() - self.lock_checked < LOCK_CHECK_SECONDS:

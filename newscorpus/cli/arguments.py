@@ -7,7 +7,7 @@ import json
 from datetime import date
 from pathlib import Path
 
-# LIMIT takes a Postgres bigint: a larger --limit would fail in the database, not in the parser (issue 19).
+# LIMIT takes a Postgres bigint: a larger --limit would fail in the database, not in the parser.
 MAX_LIMIT = 2**63 - 1
 
 

@@ -1,7 +1,8 @@
 """The --dsn / --data-dir options every database command takes, and opening the database they name.
 
 Nothing here imports psycopg or the embedded server at module level: the parser is built for every command,
-`--help` included, and must stay fast (issue 19); the database modules load when a command opens one."""
+`--help` included, and must stay fast (benchmarks/cli_latency.py); the database modules load when a command opens
+one."""
 
 from __future__ import annotations
 

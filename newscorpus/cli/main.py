@@ -2,7 +2,8 @@
 
 Building the parser imports only the command modules, which import their database, crawl and evaluation
 modules inside the functions that run a command: `newscorpus --help` and a mistyped command answer without
-loading Scrapy, psycopg, Redis, jieba or the evaluators (issue 19; tests/cli/test_cli_imports.py checks it).
+loading Scrapy, psycopg, Redis, jieba or the evaluators (benchmarks/cli_latency.py; tests/cli/test_cli_imports.py
+checks it).
 """
 
 from __future__ import annotations

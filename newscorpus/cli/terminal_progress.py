@@ -1,6 +1,7 @@
 """Progress of long work (search indexing, evaluation runs, re-extraction) on stderr, only when stderr is a terminal:
-a tqdm bar with counts and rates; nothing in pipes, logs and captured output (issue 19: the first `search` on a
-fresh crawl sat 45 s indexing with no word). Builds have their own reporter (newscorpus.builds.progress)."""
+a tqdm bar with counts and rates; nothing in pipes, logs and captured output (the first `search` on a fresh crawl
+indexes for many seconds, and should not sit there without a word). Builds have their own reporter
+(newscorpus.builds.progress)."""
 
 from __future__ import annotations
 

@@ -182,7 +182,7 @@ def decode_html(body: bytes, content_type: str | None = None) -> DecodedPage:
     if text is not None:
         return DecodedPage(text, "utf-8", "detected", strict=True)
     # A stray invalid byte must not hand the page to detection (which then picks a single-byte charset and
-    # turns the whole article into mojibake, issue 14).
+    # turns the whole article into mojibake).
     for source, encoding in [*declared, ("detected", "utf-8")]:
         text = _decode_with_few_invalid(body, encoding)
         if text is not None and encoding is not None:

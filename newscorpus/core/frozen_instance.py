@@ -1,8 +1,8 @@
-"""Instances of frozen dataclasses made without their `__init__` (issue 18): a frozen dataclass's `__init__` sets
-each field with `object.__setattr__`, ~0.12 us a field; the near-duplicate decision makes a PairMeasures (11 fields),
-a PairJudgement and a Resemblance per candidate and a DocumentFeatures and a Candidate per candidate row read,
-~30 of each an article. Setting the instance's `__dict__` at once gives the same object (fields, `==`, `hash`,
-`repr`, pickling) for ~0.5 us instead of ~1.4 (PairMeasures, 2026-11-25). Only for dataclasses without
+"""Instances of frozen dataclasses made without their `__init__`: a frozen dataclass's `__init__` sets each field
+with `object.__setattr__`; the near-duplicate decision makes a PairMeasures (11 fields), a PairJudgement and a
+Resemblance per candidate and a DocumentFeatures and a Candidate per candidate row read, ~30 of each an article.
+Setting the instance's `__dict__` at once gives the same object (fields, `==`, `hash`, `repr`, pickling) for about
+a third of the cost (benchmarks/near_duplicate_decide.py). Only for dataclasses without
 `__post_init__`, slots or `InitVar`s, with every field given (tests/core/test_frozen_instance.py checks them against
 their `__init__`)."""
 

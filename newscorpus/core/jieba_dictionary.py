@@ -1,13 +1,12 @@
 """jieba, loaded once per process, its default dictionary read from a memory-mapped trie made from jieba's own
 prefix dictionary (newscorpus.core.jieba_trie).
 
-jieba keeps the prefix dictionary (~500k entries) in a marshal cache whose load costs ~1.3 s CPU per process
-(issue 18: ~4 ms a page over a 300-article crawl); a pickle of it loaded in ~0.25 s and still added ~71 MB to
-a process's peak RSS. The trie loads in ~3 ms and maps ~5 MB of files shared by every process (measured
-2026-11-24, BENCHMARKS.md "jieba's dictionary as a memory-mapped trie"). It is made from jieba's own prefix
-dictionary, once per jieba version and dictionary content, in the user's cache folder (not a shared temporary
-folder: what this user alone writes).
-Any problem with it (unreadable, damaged once rebuilt, marisa_trie missing): jieba's own loading, as before.
+jieba keeps the prefix dictionary (~500k entries) in a marshal cache whose load costs over a second of CPU per
+process; a pickle of it loads faster but still adds tens of MB to a process's peak RSS. The trie loads in
+milliseconds and maps ~5 MB of files shared by every process (benchmarks/near_duplicate_startup.py). It is made
+from jieba's own prefix dictionary, once per jieba version and dictionary content, in the user's cache folder (not
+a shared temporary folder: what this user alone writes).
+Any problem with it (unreadable, damaged once rebuilt, marisa_trie missing): jieba's own loading.
 Segmentation is unchanged: the same words and frequencies, jieba's own tokenizer (tests/core/test_jieba_trie.py).
 """
 
@@ -32,8 +31,8 @@ def cache_folder() -> Path:
 
 @cache
 def _content_key(path: Path, size: int, mtime_ns: int) -> str:
-    """The file's size and the first 16 hex digits of its SHA-1 (jieba's dict.txt, 5.1 MB: 2.7 ms CPU, once per
-    process; size and mtime are in the arguments so that a file changed while the process runs is hashed again)."""
+    """The file's size and the first 16 hex digits of its SHA-1 (jieba's dict.txt, 5.1 MB: once per process; size
+    and mtime are in the arguments so that a file changed while the process runs is hashed again)."""
     with open(path, "rb") as file:
         return f"{size}-{hashlib.file_digest(file, 'sha1').hexdigest()[:16]}"
 
@@ -41,7 +40,8 @@ def _content_key(path: Path, size: int, mtime_ns: int) -> str:
 def dictionary_cache_file(jieba: ModuleType, suffix: str) -> Path:
     """A file made from jieba's default dictionary: its name changes with jieba's version and the dictionary's
     content (size and hash). Not its modification time: every new install (a new venv, a reinstall) would make the
-    same file again in a crawl's first minute (~1.2 s CPU and a 253 MB peak RSS, issue 18). A change of our own
+    same file again in a crawl's first minute (over a second of CPU and a peak RSS of hundreds of MB). A change of
+    our own
     format is seen on reading (the trie's header, jieba_trie.load) and the file made again."""
     dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)
     stat = dictionary.stat()

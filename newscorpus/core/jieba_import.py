@@ -1,6 +1,6 @@
 """Import jieba without pkg_resources: jieba 0.42.1 (`jieba/_compat.py`) imports pkg_resources only to open its
-own data files, and falls back to a plain open() when it is missing; importing pkg_resources took 0.7 of the
-0.9 s jieba's import cost a `newscorpus search` (issue 19, cProfile). If anything else has imported
+own data files, and falls back to a plain open() when it is missing; importing pkg_resources is most of what
+jieba's import costs a `newscorpus search` (benchmarks/cli_latency.py). If anything else has imported
 pkg_resources already, jieba uses it as before."""
 
 from __future__ import annotations

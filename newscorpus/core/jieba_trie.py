@@ -1,6 +1,6 @@
 """jieba's prefix dictionary as a memory-mapped marisa trie: the same words and frequencies for ~5 MB of mapped
-files and ~3 ms per process, in place of a ~500k-entry dict (+71 MB ru_maxrss and 0.20-0.25 s CPU per process from
-the pickle; measured 2026-11-24, BENCHMARKS.md, issue 18).
+files, in place of a ~500k-entry dict loaded from a pickle in every process, which costs tens of MB of RSS and a
+fifth of a second of CPU (benchmarks/near_duplicate_startup.py).
 
 The trie holds the dictionary's words: jieba's `FREQ` keys of frequency > 0. Every other key of jieba's `FREQ` (at
 frequency 0) is a prefix of one of them, or is kept in a short list of "zero keys" (none in jieba 0.42.1's
@@ -150,9 +150,9 @@ class _DAG(dict):
     __slots__ = ("edges",)
 
 
-# Whether jieba's DAG + calc take longer this way: over the 87,343 Chinese blocks of ../shared/data/dedup's zh bodies,
-# 1.47 s with jieba's dict, 1.55 s with the trie (median of 4, 2026-11-24, load ~1.3): one trie walk per position
-# (~0.9 s of it) in place of jieba's dict lookups per prefix, the weights read along with the words for calc.
+# jieba's DAG + calc on the trie take about as long as on jieba's dict (within a few per cent over the Chinese blocks
+# of ../shared/data/dedup's zh bodies, benchmarks/near_duplicate_features_ab.py): one trie walk per position in place
+# of jieba's dict lookups per prefix, the weights read along with the words for calc.
 
 
 def _get_dag(self, sentence: str) -> dict[int, list[int]]:
@@ -204,7 +204,7 @@ def _calc(self, sentence: str, dag: dict[int, list[int]], route: dict[int, tuple
 # a block's words are the same every time it is cut, and blocks repeat across articles (reprints, a site's phrases).
 # Of the blocks the body windows cut, 65 % were asked before in ../shared/data/dedup's zh bodies (66 % of their
 # characters), 63 % (33 % of the characters) in benchmarks/crawl_rate.py's 300 demo articles; 4096 holds as many
-# as 8192 there (issue 18, 2026-11-24).
+# as 8192 there.
 BLOCK_MEMO_SIZE = 1 << 12
 
 
@@ -212,7 +212,7 @@ def tokenize_no_hmm(tokenizer: Any, text: str, han: Any, skip: Any, eng: Any) ->
     """(start, word) of each word `tokenizer.tokenize(text, HMM=False)` gives, for a tokenizer with the trie
     dictionary: jieba's `cut` (blocks of `han`, the rest split at `skip` or into characters) with each block's DAG
     and best route found in one backward pass, no DAG or route dicts (`_get_dag` then `_calc`, then jieba's
-    `__cut_DAG_NO_HMM`: ~40 % of the Chinese body windows' CPU, issue 18, 2026-11-24). `han`, `skip`, `eng`: jieba's
+    `__cut_DAG_NO_HMM`: a large share of the Chinese body windows' CPU). `han`, `skip`, `eng`: jieba's
     re_han_default, re_skip_default, re_eng. A block's words are remembered (BLOCK_MEMO_SIZE).
     tests/core/test_jieba_trie.py compares it with jieba's tokenize."""
     found: list[tuple[int, str]] = []
@@ -271,9 +271,8 @@ def _block_words(self: Any, sentence: str, eng: Any) -> list[str]:
 # distinct blocks of ../shared/data/dedup and of the demo's articles): their only word is the character itself, if
 # any, its weight found without walking the trie, from a memo per character pair (_StartMemo, emptied when it holds
 # this many, ~150 B an entry): a crawl's Chinese text repeats its pairs (6,077 distinct in the dedup set's windows,
-# 1,544 in the demo's 300 articles). Route of the demo's distinct blocks 30 -> 25 ms with the memo empty at the start,
-# the dedup set's blocks 36 -> 36 ms (a pair seen first costs a walk and more), ~27 ms once it is filled
-# (issue 18, 2026-11-24).
+# 1,544 in the demo's 300 articles). A pair seen first costs a walk and more, so the memo pays once it is filled
+# (benchmarks/near_duplicate_features_ab.py).
 START_MEMO_SIZE = 1 << 14
 _SEVERAL = object()  # a word of two characters or more may start here: walk the trie
 _UNKNOWN = object()
@@ -318,8 +317,7 @@ def _route_ends(self: Any, sentence: str) -> list[int]:
     if memo is None:
         memo = self.trie_start_memo = _StartMemo(self.FREQ.trie, weights)
     pairs = memo.pairs
-    # The words at k are scored as the trie yields them, with no list of (weight, length) made first: 53 -> 45 ms
-    # for the 1,353 window texts of ../shared/data/dedup's zh bodies (issue 18, 2026-11-24).
+    # The words at k are scored as the trie yields them, with no list of (weight, length) made first.
     for k in range(n - 1, -1, -1):
         weight = pairs.get(sentence[k : k + 2], _UNKNOWN)
         if weight is _UNKNOWN:
@@ -351,8 +349,8 @@ def _route_ends(self: Any, sentence: str) -> list[int]:
 
 def cut_hmm(tokenizer: Any, text: str, han: Any, skip: Any, hmm_cut: Any) -> list[str]:
     """`list(tokenizer.cut(text))` (HMM on) for a tokenizer with the trie dictionary: jieba's `cut` and
-    `__cut_DAG` with each block's route from `_route_ends` (no DAG or route dicts: `_get_dag` and `_calc` were ~2/3
-    of a Chinese title's cut, keywords.segment, issue 18, 2026-11-24). `han`, `skip`: jieba's re_han_default,
+    `__cut_DAG` with each block's route from `_route_ends` (no DAG or route dicts, most of a Chinese title's cut in
+    keywords.segment otherwise). `han`, `skip`: jieba's re_han_default,
     re_skip_default; `hmm_cut`: jieba's finalseg.cut. tests/core/test_jieba_trie.py compares it with jieba's cut."""
     found: list[str] = []
     for block in han.split(text):

@@ -1,7 +1,7 @@
 """Line-noise removal by per-site line statistics (research base 000, section 2.2): normalise and hash
 each line of an extracted body, and drop the lines that too many articles of the same site contain.
 
-Ours (issue 15: a per-site stage removes only what it has evidence is the site's): a line is noise only when
+Ours (a per-site stage removes only what it has evidence is the site's): a line is noise only when
 it is in a large share of the site's articles (min_share) *and* in a boilerplate position in the article: in
 the run of such lines at the start or the end of the body, or a line of links; in the middle of the body
 only when a majority of the site's articles hold it (mid_body_share). Code lines (from <pre>/<code>, or that
@@ -53,8 +53,8 @@ class LineNoiseConfig:
     # 100 x (distinct lines per article) rows: see docs/line_noise_results.md.
     prune_interval: int = 100
     # Ours: a line is noise only when at least this many articles contain it. The paper's rule alone makes
-    # a line noise on its 2nd article while RC < 50; the issue asks for 3 ("with fewer than 50 articles a
-    # line seen in 3 articles is noise"), which also spares two articles that quote the same sentence.
+    # a line noise on its 2nd article while RC < 50; 3 ("with fewer than 50 articles a line seen in 3 articles
+    # is noise") also spares two articles that quote the same sentence.
     min_articles: int = 3
     # Guard rail (ours): a line that is at least this share of the body's characters is removed only with
     # evidence from guard_articles articles. 0.25 = a quarter of a short article; no gold line of the eval
@@ -64,8 +64,8 @@ class LineNoiseConfig:
     # Statistics of a site are mature after this many articles: earlier articles are cleaned again then
     # (ours; = L, the count at which the paper's threshold first rises).
     warmup: int = 50
-    # Ours (issue 15): a line is noise only when at least this share of the site's articles hold it. Set on the
-    # coolshell.cn crawl (benchmarks/real_site.py, 2026-11-24): the lines the paper's rule removed that the
+    # Ours: a line is noise only when at least this share of the site's articles hold it. Set on the
+    # coolshell.cn crawl (benchmarks/real_site.py): the lines the paper's rule removed that the
     # site's own markup keeps as content were in at most 6.2 % of its articles (code lines, "文章：来源", shared
     # headings), its boilerplate in 66-95 % (ratings, "相关文章", the copyright line); 0.2 lies ~3x from both.
     # A newsroom's recurring sentence ("Polls open at 7 a.m.") was in 2 % of its articles.

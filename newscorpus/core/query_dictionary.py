@@ -1,7 +1,7 @@
 """jieba's dictionary for a short query, read per character: segmenting a query of a few words looks up only
 strings that start with one of its characters, so the query needs only those entries of the 584,000-entry prefix
-dictionary. Loading all of it (`jieba.initialize()`, a 9 MB marshal file) took 2 s of a 3 s `newscorpus search`
-(issue 19, BENCHMARKS.md); the entries of a query's characters load in milliseconds.
+dictionary. Loading all of it (`jieba.initialize()`, a 9 MB marshal file) would be most of a `newscorpus search`
+(benchmarks/cli_latency.py); the entries of a query's characters load in milliseconds.
 
 The entries are kept in one file in the user's cache folder (jieba_dictionary.cache_folder), grouped by first
 character, with an index of offsets;

@@ -65,13 +65,11 @@ def detect_language(text: str, english: bool = True) -> str | None:
     """The language of a text (an article's `language`): "zh", "ja", "ko", "ru", "ar", "en", or None when unsure
     (other Latin-script languages, no letters). With `english` False, None where it would be "en": the stopword
     count is skipped, for a caller that asks only about the other languages (the default method's region choice asks
-    only "zh or not": its page language 0.086 against 0.156-0.168 ms a page on the dev sets; issue 16 round 9,
-    2026-11-24; tests/core/test_text.py compares)."""
+    only "zh or not", at about half the cost; tests/core/test_text.py compares)."""
     sample = text[:SAMPLE_CHARS]
     if english:
         # one search for the first character of another script or of Latin's extended range: most English samples hold
-        # neither, and their words are then read from the ASCII bytes without the second search _latin_words made
-        # (body language of the dev pages' en bodies ~0.015 ms less; issue 16 round 11, 2026-11-25; test_text.py
+        # neither, and their words are then read from the ASCII bytes without a second search (test_text.py
         # compares with the two searches)
         first = _BEYOND_ASCII_LETTERS.search(sample)
         if first is None:
@@ -81,8 +79,7 @@ def detect_language(text: str, english: bool = True) -> str | None:
     elif _OTHER_SCRIPT.search(sample) is None:  # every script share below would be 0
         return None
     # the letters counted as the characters that are not letters (_NOT_LETTER is _LETTER's complement): a sample in
-    # another script is ~80% letters, and each match is a string made (a zh sample's count 0.205 -> 0.086 ms; issue
-    # 16 round 11, 2026-11-25; test_text.py compares)
+    # another script is ~80% letters, and each match is a string made (test_text.py compares)
     letters = len(sample) - len(_NOT_LETTER.findall(sample))
     if not letters:
         return None
@@ -91,7 +88,7 @@ def detect_language(text: str, english: bool = True) -> str | None:
         return "ja"
     # Han characters counted a chunk at a time, "zh" as soon as the count so far passes the share (the count only
     # grows, and the division is monotonic: the same answer as the whole count). A Chinese sample passes within its
-    # first ~2,000 characters: its Han count 0.11 -> ~0.04 ms (issue 16 round 11, 2026-11-25; test_text.py compares)
+    # first ~2,000 characters, so its count stops early (test_text.py compares)
     han = 0
     for start in range(0, len(sample), HAN_CHUNK_CHARS):
         han += len(_HAN.findall(sample, start, start + HAN_CHUNK_CHARS))
@@ -108,7 +105,7 @@ def detect_language(text: str, english: bool = True) -> str | None:
 
 # Every spelling of the stopwords in upper and lower case letters: a word of _LATIN_WORD is one of them exactly when
 # its lower case is a stopword (no letter of its other ranges has an ASCII lower case; a test checks both), so each
-# word is one set lookup, without lower-casing (~25% less CPU than counting distinct words first; issue 16, 2026-11-24).
+# word is one set lookup, without lower-casing (cheaper than counting distinct words first).
 _STOPWORD_SPELLINGS = frozenset(
     "".join(letters) for word in _ENGLISH_STOPWORDS for letters in product(*((c, c.upper()) for c in word))
 )
@@ -129,8 +126,7 @@ def language_of_texts(texts: Iterable[str], english: bool = True) -> str | None:
 # Words of a sample without a letter of _LATIN_WORD's non-ASCII range (most English samples: their other non-ASCII
 # characters are quotes, dashes, no-break spaces): the runs of ASCII letters, read from its ASCII encoding (each other
 # character one "?") with every byte but a letter made a space, split in C: the same words as _LATIN_WORD.findall in a
-# third of the CPU (82 -> 27 us on the dev pages' ASCII samples; the page language of an en page 131 -> 89 us; A/B on
-# the 1,071 dev pages 0.994 and 0.996 CPU; issue 16 round 8, 2026-11-24; tests/core/test_text.py compares).
+# third of the CPU (benchmarks/extraction_cpu_ab.py; tests/core/test_text.py compares).
 _LATIN_EXTENDED = re.compile("[\u00c0-\u024f]")
 _LETTER_BYTES = bytes(byte if 65 <= byte <= 90 or 97 <= byte <= 122 else 32 for byte in range(256))
 _STOPWORD_BYTES = frozenset(spelling.encode("ascii") for spelling in _STOPWORD_SPELLINGS)

@@ -1,5 +1,5 @@
 """Regex alternations of plain words ("comment|cookie|disqus"), grouped by first letter so that they match the same
-text for less CPU (issue 16, round 5)."""
+text for less CPU."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ def grouped_by_first_letter(alternation: str, ignore_case: bool = False, order: 
 
     Every word that can match at a position starts with the letter there, and their order is kept, so each match is
     the same; the regex engine tries one group per position instead of every word: half the CPU for the class/id
-    hints of the dev sets, and for the month names of dates (2026-11-24; tests/core/test_word_patterns.py compares
-    the two forms). `ignore_case`: the pattern is compiled with re.IGNORECASE, so no two group letters may match each
-    other then (one text letter would then start words of two groups). `order`: the groups of these letters first, in
+    hints of the dev sets, and for the month names of dates (benchmarks/extraction_cpu_ab.py;
+    tests/core/test_word_patterns.py compares the two forms). `ignore_case`: the pattern is compiled with
+    re.IGNORECASE, so no two group letters may match each other then (one text letter would then start words of two
+    groups). `order`: the groups of these letters first, in
     this order, the others after them: the engine tries the groups in turn at each position, and no two groups can
     match at one position, so their order changes no match, only how many letters are compared (most common first).
     """

@@ -1,6 +1,6 @@
 """One URL per page: the fragment, tracking parameters, session ids and reply links are dropped before a URL
 is requested, so that `?replytocom=N` (WordPress), `?utm_source=...` or `;jsessionid=...` copies of a page are
-not fetched and stored again (issue 15: 1,703 copies of 467 posts)."""
+not fetched and stored again (a blog's reply links alone make several copies of each post)."""
 
 from __future__ import annotations
 

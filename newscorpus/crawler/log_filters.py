@@ -1,7 +1,7 @@
 """Scrapy log lines reworded for a crawl of news sites: a page over DOWNLOAD_MAXSIZE is an outcome of the crawl
 (stored as a `too_large` page row, counted as newscorpus/outcome/too_large), not a fault of it, so Scrapy's
-warning becomes one INFO line saying what happened and what to change (issue 19: the demo's oversized page warned
-with no explanation). And the lines no handler takes are not built at all (:func:`skip_records_no_handler_takes`)."""
+warning becomes one INFO line saying what happened and what to change (rather than a warning with no
+explanation). And the lines no handler takes are not built at all (:func:`skip_records_no_handler_takes`)."""
 
 from __future__ import annotations
 
@@ -62,8 +62,8 @@ def skip_records_no_handler_takes() -> None:
     """Scrapy leaves the root logger at NOTSET and its own "scrapy" logger at DEBUG, and filters at its handler
     (LOG_LEVEL), so every ``logger.debug`` (Scrapy's "Crawled (200)" and "Scraped" lines, two a page) and
     charset_normalizer's TRACE lines (~110 per page whose charset it guesses, twice: Scrapy's guess and our
-    decoding's) built a LogRecord, looked up its caller and went to the handler only to be dropped: ~5,100 records,
-    30-40 ms of the crawl's CPU for 300 demo articles (2026-11-24, issue 18). The root logger and every logger with a
+    decoding's) would build a LogRecord, look up its caller and go to the handler only to be dropped: thousands of
+    records a demo crawl. The root logger and every logger with a
     level of its own get at least the lowest level a handler their records reach takes, so these calls stop at
     ``isEnabledFor``: what is written, and Scrapy's log_count/* stats (its counting handler takes LOG_LEVEL too),
     are unchanged. Nothing changes while a handler takes every level (pytest's caplog)."""

@@ -1,6 +1,6 @@
 """Scrapy's log lines about items, naming the page by its URL: an item (a PageItem holds the raw page) is never
-written to the log, so a dropped or failed page costs one short line, not its whole HTML (issue 15: 210 KB a
-line, 43 MB for 204 drops)."""
+written to the log, so a dropped or failed page costs one short line, not its whole HTML (hundreds of KB a
+line otherwise)."""
 
 from __future__ import annotations
 

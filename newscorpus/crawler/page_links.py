@@ -6,7 +6,7 @@ though a site's pages mostly link to the same URLs (its menus, its latest articl
 its a/area hrefs are joined and made safe by Scrapy's own code, in the same order; the filter is Scrapy's own
 ``_link_allowed``, its answer kept per URL (it depends on the URL alone when no ``restrict_text`` is given); the
 first occurrence of each URL is kept, as ``unique=True`` does. tests/crawler/test_page_links.py compares both on the
-demo site and on real pages; benchmarks/page_links_cpu.py: 0.46 -> 0.36 CPU ms per demo page (2026-11-24).
+demo site and on real pages; benchmarks/page_links_cpu.py measures the CPU of both.
 
 An href that is absolute (``http(s)://...``) or rooted (``/path``) joins to a URL that depends only on the page's
 origin (scheme and host of the base and of the page URL) and encoding, not on the page's path: its joined and
@@ -51,9 +51,9 @@ class PageLinks:
     def urls(self, response: TextResponse) -> list[str]:
         """The page's link URLs, first occurrence first. Read from a selector of our own, not ``response.selector``:
         Scrapy keeps that parsed tree on the response, which stays alive until the page's item has left the last
-        stage; a busy pipeline holds a few hundred pages, and their trees held ~9 MB of the default crawl's peak RSS
-        (benchmarks/crawl_rate.py, 300 demo articles, 2026-11-24: 152 -> 143 MB). (A copy of the response did that
-        too, but decoded the body a second time: ~0.04 ms a demo page.)"""
+        stage; a busy pipeline holds a few hundred pages, and their trees would add megabytes to the crawl's peak RSS
+        (benchmarks/crawl_rate.py). (A copy of the response would do that too, but decode the body a second
+        time.)"""
         root = Selector(response).root
         base_url = get_base_url(response)
         page_url, encoding = response.url, response.encoding

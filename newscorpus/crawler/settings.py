@@ -25,9 +25,9 @@ CONCURRENT_REQUESTS = 32
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
 DOWNLOAD_DELAY = 0.25
 # Scrapy starts this many asyncio tasks for every response's output, whatever it holds (scrapy.utils.asyncio.
-# _parallel_asyncio); a page gives one article or a list of links, so 100 (the default) only cost: 8 took
-# 1 ms of CPU and 18 MB of peak RSS off a 300-article demo crawl with every stage (benchmarks/crawl_rate.py,
-# 2026-11-24, BENCHMARKS.md issue 18), with pages/s unchanged; 2 slowed the near-duplicate stage's batching.
+# _parallel_asyncio); a page gives one article or a list of links, so 100 (the default) only costs: 8 takes CPU
+# and peak RSS off a demo crawl with every stage, with pages/s unchanged (benchmarks/crawl_rate.py); 2 slows the
+# near-duplicate stage's batching.
 CONCURRENT_ITEMS = 8
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024     # news pages are < 1 MB; 10 MB leaves room for inline-image pages
@@ -73,12 +73,12 @@ EXTENSIONS = {
     "newscorpus.crawler.extensions.collector.StartUpObjectsFrozen": 0,  # the collector skips what start-up made
     "newscorpus.crawler.extensions.collector.YoungGenerationThreshold": 0,  # young objects collected less often
 }
-NEWSCORPUS_FREEZE_START_UP_OBJECTS = True   # off: every full collection goes through them again (issue 18)
+NEWSCORPUS_FREEZE_START_UP_OBJECTS = True   # off: every full collection goes through them again
 # 0: Python's own (700); newscorpus/crawler/extensions/collector.py says why
 NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD = 50_000
 # Scrapy's telnet console and remote control are off (TELNETCONSOLE_ENABLED, REMOTE_CONTROL_ENABLED below) and left
 # out of Scrapy's own list so that they are not even imported: their modules load aiohttp's web server and Twisted's
-# conch, ~0.07-0.11 s of every crawl's start-up (python -X importtime, 2026-11-24, issue 18). Setting them to None in
+# conch, a tenth of a second of every crawl's start-up (python -X importtime). Setting them to None in
 # EXTENSIONS would not do: Scrapy imports every key of EXTENSIONS to merge it with EXTENSIONS_BASE.
 _NEVER_LOADED_EXTENSIONS = {"scrapy.extensions.telnet.TelnetConsole",
                             "scrapy.extensions.remote_control.RemoteControl"}
@@ -87,13 +87,13 @@ EXTENSIONS_BASE = {name: order for name, order in _SCRAPY_EXTENSIONS_BASE.items(
 # Stage settings: NEWSCORPUS_<STAGE>_ENABLED (on) and NEWSCORPUS_<STAGE>_<FIELD> for each field of the stage's config
 # dataclass, whose defaults and their sources are written there only (newscorpus/crawler/stage_settings.py):
 #   EXTRACTION      newscorpus.core.extraction.config.ExtractionConfig   per-page time cap, worker pool
-#   SITE_AWARE      newscorpus.core.site_aware.cascade.SiteAwareConfig   per-site templates and clusters (issue 5)
-#   LINE_NOISE      newscorpus.core.line_noise.LineNoiseConfig           per-site repeated lines (issue 4)
-#   NEAR_DUPLICATE  newscorpus.core.near_duplicate.config.NearDuplicateConfig   reprints linked to a canonical (issue 6)
+#   SITE_AWARE      newscorpus.core.site_aware.cascade.SiteAwareConfig   per-site templates and clusters
+#   LINE_NOISE      newscorpus.core.line_noise.LineNoiseConfig           per-site repeated lines
+#   NEAR_DUPLICATE  newscorpus.core.near_duplicate.config.NearDuplicateConfig   reprints linked to a canonical
 #   STORAGE         newscorpus.core.storage_config.StorageConfig         pages per transaction
 # e.g. -s NEWSCORPUS_LINE_NOISE_PER_ARTICLES=20, -s NEWSCORPUS_NEAR_DUPLICATE_ENABLED=False. Site-aware extraction
 # needs NEWSCORPUS_EXTRACTION_WORKERS = 0 (its per-site state lives in the crawl process): a worker pool asked for
-# turns it off, asking for both is an error (newscorpus/pipelines/extraction.py). The names used before issue 20
+# turns it off, asking for both is an error (newscorpus/pipelines/extraction.py). The former names
 # (NEWSCORPUS_LINENOISE_L, NEWSCORPUS_DEDUP_M, ...) still work, with a deprecation warning.
 globals().update(stage_defaults())
 

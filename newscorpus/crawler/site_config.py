@@ -175,7 +175,7 @@ def load_site_config(name_or_path: str, extra_dirs: list[str] | tuple[str, ...] 
 
 # What an ad-hoc crawl never fetches, as a site config's skip_patterns would say: comment pages and threads,
 # feeds (not pages; a config names its feeds in feed_urls), the WordPress REST API, admin and login pages,
-# trackbacks (issue 15: a blog crawl followed them and stored comment threads and API JSON).
+# trackbacks (a blog crawl would follow them and store comment threads and API JSON).
 ADHOC_SKIP_PATTERNS = (
     r"/comment-page-\d+", r"/comments?(?:/|$)", r"[?&](?:replytocom|share)=",
     r"/feed(?:/|$)", r"/(?:rss|atom)(?:\.xml)?/?$", r"[?&](?:feed|rest_route)=",

@@ -2,7 +2,7 @@
 FIELD of the stage's config is the setting NEWSCORPUS_<STAGE>_<FIELD>, its default the field's (written, with its
 source, only there), and every stage has a switch NEWSCORPUS_<STAGE>_ENABLED (on by default). One validator: the
 type comes from the field, the range from the config's own checks, and a bad value is one line naming the
-setting. The names used before issue 20 (NEWSCORPUS_LINENOISE_L, NEWSCORPUS_DEDUP_M, ...) are still read, with
+setting. The former names (NEWSCORPUS_LINENOISE_L, NEWSCORPUS_DEDUP_M, ...) are still read, with
 one deprecation warning naming the new one."""
 
 from __future__ import annotations

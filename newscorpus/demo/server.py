@@ -37,8 +37,8 @@ class QuietServer(ThreadingHTTPServer):
     """A local test site's server (the demo's, the fault tests', the real-site benchmark's)."""
 
     daemon_threads = True
-    # Listen backlog: Python's default of 5 dropped ~200 connection attempts per crawl at 16 concurrent requests
-    # (issue 18), so benchmarks measured the server; 128 is the kernel's usual somaxconn floor.
+    # Listen backlog: Python's default of 5 drops connection attempts at 16 concurrent requests, so a benchmark would
+    # measure the server (benchmarks/crawl_rate.py); 128 is the kernel's usual somaxconn floor.
     request_queue_size = 128
 
     def handle_error(self, request, client_address) -> None:

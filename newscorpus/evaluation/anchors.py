@@ -118,9 +118,10 @@ ANCHORS: dict[str, Callable[[], Extractor]] = {
 }
 
 
-# What each system is given, printed beside the table. Trafilatura gets our decoded text (issue 16: decoding
-# bytes itself it misreads undeclared GB2312 pages, zh .757 instead of .813); the `_bytes` variants keep its
-# own decoding for reference. Anchors that give a title return it, for the sets whose gold holds the headline.
+# What each system is given, printed beside the table. Trafilatura gets our decoded text (decoding bytes itself it
+# misreads undeclared GB2312 pages and loses zh F1, `newscorpus eval extraction --compare`); the `_bytes` variants
+# keep its own decoding for reference. Anchors that give a title return it, for the sets whose gold holds the
+# headline.
 INPUTS = {
     "newscorpus": "bytes (own decoder)",
     "trafilatura": "decode_html text",

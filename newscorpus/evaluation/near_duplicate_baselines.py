@@ -91,7 +91,7 @@ def minhash_lsh(docs: list[dict]) -> set[Pair]:
         own = shingles[doc["id"]] = _shingles(doc["body"], doc["lang"])
         signature = MinHash(num_perm=MINHASH_PERMUTATIONS)
         signature.update_batch([s.encode() for s in own])
-        if doc["lang"] not in indexes:  # (building one costs ~30 ms: datasketch integrates its parameters)
+        if doc["lang"] not in indexes:  # (building one is costly: datasketch integrates its parameters)
             indexes[doc["lang"]] = MinHashLSH(threshold=MINHASH_THRESHOLD, num_perm=MINHASH_PERMUTATIONS)
         lsh = indexes[doc["lang"]]
         for other in lsh.query(signature):

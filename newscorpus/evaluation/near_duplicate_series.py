@@ -1,4 +1,4 @@
-"""Same-site hard cases for `newscorpus eval near-duplicate` (issue 15), generated at eval time from the dev texts of
+"""Same-site hard cases for `newscorpus eval near-duplicate`, generated at eval time from the dev texts of
 ../shared/data/dedup (nothing third-party is stored in the project):
 
 - "same series, different story" negatives: a site's recurring series whose issues share the series' template

@@ -1,6 +1,6 @@
 """Evaluate the site-aware cascade per site: cascade vs the generic extractor vs anchor tools, a
 leave-one-out variant, speed cold and with templates warm, the template-repair experiment, the held-out
-(leave-one-site-out) choice of its thresholds and its time cap on generated huge pages (issue 5).
+(leave-one-site-out) choice of its thresholds and its time cap on generated huge pages.
 
 Speeds are CPU seconds of this process (time.process_time): extraction is single-threaded CPU work on a
 shared machine, where wall time depends on the neighbours' load more than on the extractor.
@@ -305,7 +305,7 @@ def _page_index(html: bytes):
     return root, build_blocks(root)
 
 
-# Held-out check of the thresholds (issue 5: they were set on these pages). The thresholds the cascade's F1
+# Held-out check of the thresholds (they were set on these pages). The thresholds the cascade's F1
 # depends on, at the value set and around it; the default configuration is first. Not varied: induce_k and
 # induce_min_confidence (templates read what the generic method reads from their node, so they move which
 # method reads a page more than F1) and the repair thresholds (the repair experiment covers them).

@@ -8,7 +8,7 @@ Duplicates are stored like any article (nothing is dropped or deleted); the corp
 out. The item carries the outcome in ``item.annotations["near_duplicate"]``. With
 NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1 the features (keywords with jieba, fingerprint, sketch) and the batch's
 decision are made in a process of their own (newscorpus.store.near_duplicate.process), off the crawl process's
-GIL (issue 18); a process that dies is counted (newscorpus/near_duplicate/worker_errors), replaced, and its batch
+GIL; a process that dies is counted (newscorpus/near_duplicate/worker_errors), replaced, and its batch
 decided again: no article is lost.
 """
 

@@ -12,7 +12,7 @@ def page_datetime(value: str | None) -> tuple[datetime | None, date | None, time
     """(instant, the page's calendar day, the page's UTC offset) of an ISO 8601 string as extraction gives it.
 
     A time stated without an offset is stored as written and read as UTC, so the stored instant's UTC day is the
-    page's day whatever the database session's time zone; its offset stays unknown (None). A bare day has no
+    page's day whatever the connection's time zone; its offset stays unknown (None). A bare day has no
     instant's time: midnight UTC. A month ("1998-03") or a non-ISO text gives (None, None, None).
     """
     if not value:

@@ -1,6 +1,6 @@
 """Scheduled builds in Postgres (queries in store/sql/builds.sql): the build lock, the build rows, the counters of
 their crawl runs, the snapshot's rows and the corpus statistics. Each function takes a DSN and opens its own
-connection (autocommit for the build rows, so each write stands alone); the lock is a session of its own."""
+connection (autocommit for the build rows, so each write stands alone); the lock holds a connection of its own."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ BUILD_LOCK_CLASS = 0x6E636275  # "ncbu"; with hashtext(current_schema()) as the 
 
 
 class BuildLock:
-    """The advisory lock of one build, held by a session of its own: closing the session (or a restart of the
+    """The advisory lock of one build, held by a connection of its own: closing it (or a restart of the
     server, which ends it) frees the lock."""
 
     def __init__(self, dsn: str) -> None:
@@ -32,13 +32,13 @@ class BuildLock:
         return self.connection is not None
 
     def take(self) -> bool:
-        """Open the session and try the lock: True when this build has it now."""
+        """Open the connection and try the lock: True when this build has it now."""
         self.connection = connect(self.dsn, autocommit=True)
         return bool(self.connection.execute(query("builds.try_build_lock"),
                                             {"lock_class": BUILD_LOCK_CLASS}).fetchone()[0])
 
     def take_again(self) -> bool | None:
-        """:meth:`take` after the session was lost: None (and no session) when the server cannot be reached."""
+        """:meth:`take` after the connection was lost: None (and no connection) when the server cannot be reached."""
         try:
             return self.take()
         except (DatabaseError, psycopg.Error):
@@ -46,7 +46,7 @@ class BuildLock:
             return None
 
     def alive(self) -> bool:
-        """The session still answers (one round trip)."""
+        """The connection still answers (one round trip)."""
         try:
             self.connection.execute("SELECT 1")
         except psycopg.Error:

@@ -3,11 +3,12 @@ shared by every process that uses the directory, and stopped by a small watcher 
 has used it for ``NEWSCORPUS_DB_IDLE_SECONDS``.
 
 pgserver keeps the pids of the processes using a server in ``DATA_DIR/.handle_pids.json`` and stops the server
-when the last of them exits normally. A process killed with SIGKILL never removes its pid, so the server ran
-forever (issue 14). Here every start and stop prunes dead pids from that list, and each data directory gets one
+when the last of them exits normally. A process killed with SIGKILL never removes its pid, so the server would
+run forever. Here every start and stop prunes dead pids from that list, and each data directory gets one
 detached watcher (``python -m newscorpus.store.embedded_server DATA_DIR IDLE_SECONDS``) that, every second, prunes
 the list and stops the server once it has had no live user and no client connection for the idle time. Keeping
-the server up between commands makes the second database command fast (issue 19); ``newscorpus db stop``
+the server up between commands makes the second database command fast (benchmarks/embedded_db_command.py);
+``newscorpus db stop``
 stops it at once.
 """
 
@@ -30,9 +31,9 @@ from newscorpus.store.errors import CONNECT_TIMEOUT_SECONDS, DatabaseError, Data
 logger = logging.getLogger(__name__)
 
 IDLE_VARIABLE = "NEWSCORPUS_DB_IDLE_SECONDS"
-# Issue 19: a database command after the first must not wait for a server start (5-10 s), so the server stays
-# up between a person's commands; 10 minutes covers the pauses of a working session (reading output, editing a
-# config) at the cost of one idle Postgres (about 60 MB RSS over its 9 processes, `ps` after `db start`).
+# A database command after the first must not wait for a server start (seconds), so the server stays up between
+# a person's commands; 10 minutes covers their pauses (reading output, editing a config) at the cost of one idle
+# Postgres (about 60 MB RSS over its 9 processes, `ps` after `db start`).
 DEFAULT_IDLE_SECONDS = 600.0
 WATCH_INTERVAL_SECONDS = 1.0     # how often the watcher looks; a stop comes at most this late
 USERS_FILE = ".handle_pids.json"  # pgserver's list of the processes using the server
@@ -59,7 +60,7 @@ def idle_seconds_from_environment() -> float:
 
 class _DebugLevel(logging.Filter):
     """pgserver logs each pg_ctl/initdb call at INFO with its whole output (20-30 lines per start); they go to
-    DEBUG, and this module's one line ("embedded Postgres running in ...") says the server is up (issue 19)."""
+    DEBUG, and this module's one line ("embedded Postgres running in ...") says the server is up."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno == logging.INFO:
@@ -136,7 +137,7 @@ def stop_server(data_dir: Path, *, force: bool = False) -> tuple[bool, list[int]
 
 
 def _client_connections(data_dir: Path) -> int:
-    """Client sessions open on the server (any program, registered or not); 0 when it cannot be asked."""
+    """Client connections open on the server (any program, registered or not); 0 when it cannot be asked."""
     import psycopg
 
     info = _pgserver().PostmasterInfo.read_from_pgdata(data_dir)

@@ -32,14 +32,14 @@ logger = logging.getLogger(__name__)
 # A sample text is kept for lines seen in this many articles (single lines are body text, not noise).
 SAMPLE_MIN_ARTICLES = 2
 CLEAN_BATCH_ROWS = 200      # articles updated per transaction by a re-clean
-# The stage's connection does not wait for the WAL flush at each commit: 4.3 -> 1.8 ms per article on the
-# dev VM (benchmarks/line_noise_throughput.py). Each article's counts and its ledger row commit together,
+# The stage's connection does not wait for the WAL flush at each commit: less than half the time per article
+# (benchmarks/line_noise_throughput.py). Each article's counts and its ledger row commit together,
 # so a server crash can only lose the last few articles' counts whole; they are counted on the next crawl.
 STAGE_SESSION = "SET synchronous_commit = off"
-# At most this many articles counted in one transaction (the stage's group batches; issue 18). The batch holds the
+# At most this many articles counted in one transaction (the stage's group batches). The batch holds the
 # site's statistics row locked until it commits, so another crawl of the site waits at most one batch; 64 is the
-# near-duplicate stage's batch (NearDuplicateConfig.batch_size). Three 300-article demo crawls (2026-11-24, loaded
-# 2-core machine) counted their 301 articles in 15-18 transactions of at most 32-56: the cap is seldom reached.
+# near-duplicate stage's batch (NearDuplicateConfig.batch_size). The batches of a 300-article demo crawl hold at
+# most 32-56 articles: the cap is seldom reached.
 COUNT_BATCH_MAX = 64
 
 
@@ -60,8 +60,8 @@ def count_params(site_id: int, url: str, body_hash: str, hashes: Sequence[uuid.U
     return {
         "site_id": site_id, "url": url, "body_hash": body_hash, "kinds": kinds,
         "hashes": [digest for digest, _ in pairs],
-        # sent as array literals (newscorpus.store.array_literals): psycopg dumped the lists element by element, ~1/3
-        # of the stage's reactor time on the demo crawl (py-spy, 2026-11-25, issue 18)
+        # sent as array literals (newscorpus.store.array_literals): psycopg would dump the lists element by element,
+        # a large share of the stage's reactor time on the demo crawl
         "hash_array": text_array_literal([str(digest) for digest, _ in pairs]),
         "sample_array": text_array_literal([sample.replace("\x00", "") for _, sample in pairs]),
         "prune_interval": config.prune_interval, "prune_divisor": config.prune_divisor,
@@ -82,11 +82,11 @@ class LineNoiseStore:
     """The stage's asynchronous access on one connection: articles are counted in group batches
     (newscorpus.store.group_batches), in the order they were given, one round trip and one transaction per batch.
 
-    Group batching (issue 18): one article at a time, the reactor's busy turns held each article's round trip, and
-    the stage fell hundreds of articles behind the downloads on the demo crawl. Each article is counted by the same
-    statement, in the same order, as before (RC and LC move exactly as they did one transaction per article). A batch
-    the database refuses is counted again one article at a time, so one article does not fail the others; the server
-    away past the retry window fails every article of the batch."""
+    Group batching: one article at a time, the reactor's busy turns would hold each article's round trip, and the
+    stage would fall hundreds of articles behind the downloads of the demo crawl. Each article is counted by the
+    same statement, in the same order, as alone (RC and LC move exactly as they would one transaction per article).
+    A batch the database refuses is counted again one article at a time, so one article does not fail the others;
+    the server away past the retry window fails every article of the batch."""
 
     def __init__(self, dsn: str, config: LineNoiseConfig):
         self.dsn = dsn

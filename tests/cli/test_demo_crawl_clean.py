@@ -1,4 +1,4 @@
-"""The demo as a newcomer runs it (issue 19): the crawl command `newscorpus demo --serve` prints fetches the site
+"""The demo as a newcomer runs it: the crawl command `newscorpus demo --serve` prints fetches the site
 (the loopback address is allowed), a clean crawl logs no WARNING and the embedded server's start is one line, and
 a crawl stopped with Ctrl-C says that running it again continues."""
 

@@ -23,7 +23,7 @@ def test_demo_stores_the_site_in_the_embedded_database_and_a_second_run_adds_not
     first = run("demo", "--port", "0", "--data-dir", data_dir, cwd=tmp_path)
     assert first.returncode == 0, first.stderr[-3000:]
     assert "articles new: 31" in first.stdout
-    assert first.stderr == ""  # no warning on a clean crawl of the demo site (issue 19), nothing printed twice
+    assert first.stderr == ""  # no warning on a clean crawl of the demo site, nothing printed twice
     assert "too_large: recorded, not stored" in first.stdout  # the oversized page is explained
     listing = run("articles", "--data-dir", data_dir, "--limit", "100", cwd=tmp_path)
     assert listing.returncode == 0, listing.stderr[-3000:]

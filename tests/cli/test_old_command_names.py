@@ -1,4 +1,4 @@
-"""Commands renamed to one spelling per concept (issue 20) still run under their old names: hidden from --help,
+"""Commands renamed to one spelling per concept still run under their old names: hidden from --help,
 one deprecation line on stderr, then the same answer as the new name."""
 
 from __future__ import annotations

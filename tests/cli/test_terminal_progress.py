@@ -1,5 +1,5 @@
-"""Long work shows progress on a terminal and stays quiet in a pipe (issue 19: the first `search` on a fresh crawl sat
-45 s indexing with no word). The terminal is a pseudo-terminal (python's pty), as tmux or a terminal emulator gives;
+"""Long work shows progress on a terminal and stays quiet in a pipe (the first `search` on a fresh crawl indexes for
+many seconds). The terminal is a pseudo-terminal (python's pty), as tmux or a terminal emulator gives;
 the same commands with stderr captured print no bar."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_search_shows_its_indexing_on_a_terminal_only(crawled_demo):
     code, shown = on_terminal("search", "rail", "--dsn", dsn)
     assert code == 0, shown
     assert re.search(r"indexing new articles for search: \d+ articles", shown), shown
-    # The bar redraws at most every 0.2 s: once jieba loads in ms (issue 18) the 30 articles are indexed before
+    # The bar redraws at most every 0.2 s: with jieba's trie dictionary the 30 articles are indexed before
     # any redraw, so the count is read from the index, not from the bar.
     with psycopg.connect(dsn) as connection:
         indexed = connection.execute("SELECT count(*) FROM article_search").fetchone()[0]

@@ -1,4 +1,4 @@
-"""A user's mistakes through the real `newscorpus` process (issue 19): one line on stderr naming the fix, exit code
+"""A user's mistakes through the real `newscorpus` process: one line on stderr naming the fix, exit code
 2, no traceback; and no command quietly creates a database where there is no corpus."""
 
 from __future__ import annotations

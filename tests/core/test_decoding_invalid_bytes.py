@@ -1,5 +1,5 @@
-"""A page with one invalid byte is still decoded with its charset, the byte replaced by U+FFFD: before, strict
-decoding failed, detection picked mac-iceland and the whole article was stored as mojibake (issue 14)."""
+"""A page with one invalid byte is still decoded with its charset, the byte replaced by U+FFFD: were strict decoding
+to fail it, detection would pick mac-iceland and the whole article would be stored as mojibake."""
 
 from __future__ import annotations
 

@@ -110,8 +110,8 @@ def test_cleaning_removes_repeated_lines_in_chinese_and_english_and_keeps_the_re
     stats = InMemoryLineStats()
     cleaned = []
     for number in range(1, 6):
-        lead = f"第{number}篇新闻的正文，内容各不相同，编号{chr(0x4e00 + number)}。" * 4
-        zh = f"{lead}\n责任编辑：李明\n如果你对新闻频道有任何意见或建议，请到交流平台反馈。"
+        opening = f"第{number}篇新闻的正文，内容各不相同，编号{chr(0x4e00 + number)}。" * 4
+        zh = f"{opening}\n责任编辑：李明\n如果你对新闻频道有任何意见或建议，请到交流平台反馈。"
         en = f"Story {chr(65 + number)} tells something else entirely. " * 4 + "\nShare this article\n© 2026 Demo News"
         cleaned.append((stats.process("zh", zh), stats.process("en", en)))
     # Articles 1 and 2 came before the lines were known; from the 3rd on, the repeated lines are gone.

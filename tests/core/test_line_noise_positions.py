@@ -1,4 +1,4 @@
-"""Where a frequent line stands decides whether it is noise (issue 15): code, headings, and lines in a minority of
+"""Where a frequent line stands decides whether it is noise: code, headings, and lines in a minority of
 a site's articles are content; boilerplate is the site's lines in the start/end runs or lines of links."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ RATING = "(12 人打了分，平均分： 3.58 )"
 
 
 def post(number: int, middle: list[str]) -> str:
-    lead = f"第{number}篇文章讲一个小技巧，编号{chr(0x4e00 + number)}，内容和别的文章都不一样。"
-    return "\n".join([RATING, lead, *middle, f"结尾{chr(0x4e00 + number)}：这篇就写到这里。", FOOTER])
+    opening = f"第{number}篇文章讲一个小技巧，编号{chr(0x4e00 + number)}，内容和别的文章都不一样。"
+    return "\n".join([RATING, opening, *middle, f"结尾{chr(0x4e00 + number)}：这篇就写到这里。", FOOTER])
 
 
 def test_code_lines_the_site_repeats_stay_and_the_boilerplate_goes():
@@ -34,7 +34,7 @@ def test_a_heading_many_posts_share_is_content_unless_it_titles_removed_boilerpl
     stats = InMemoryLineStats()
     for number in range(1, 31):
         body = post(number, ["总结", f"总结第{number}篇：记住这一点。"]) + "\n相关文章"
-        cleaning = stats.process("blog", body, "pphppph")  # rating, lead, 总结 (h2), its text, end, footer, h3
+        cleaning = stats.process("blog", body, "pphppph")  # rating, opening, 总结 (h2), its text, end, footer, h3
     assert "总结" in cleaning.body.split("\n")  # a shared heading over the post's own text
     assert "相关文章" not in cleaning.body     # the body ends with it, over nothing: it titled boilerplate
 

@@ -83,7 +83,7 @@ def test_latin_words_from_the_ascii_bytes_equal_the_regex_words():
 
 
 def test_language_without_the_english_check_is_the_language_with_en_made_none():
-    """Issue 16, round 9: `english=False` (the region choice, which asks only "zh or not") answers as
+    """`english=False` (the region choice, which asks only "zh or not") answers as
     detect_language, except None for "en"."""
     rng = random.Random(9)
     pieces = ["The council said the new bus routes", " of the ", "市政府表示，新的公交线路", "ひらがな", "한국어",

@@ -1,4 +1,4 @@
-"""Ad-hoc crawls (`-a url=`) of local sites, as issue 15 found them on a real WordPress blog: reply links
+"""Ad-hoc crawls (`-a url=`) of local sites shaped as a real WordPress blog is: reply links
 (`?replytocom=`), tracking parameters and fragments are the same page; comment pages, feeds and the REST API are
 not fetched; two sites on two ports stay two sites; a loopback start address says which setting allows it; a
 depth or page budget that cuts the crawl says so, with counts. Sites and texts are our own."""
@@ -50,7 +50,7 @@ def test_reply_links_and_tracking_parameters_are_one_page_and_non_pages_are_skip
         assert result.returncode == 0, result.stderr[-3000:]
         articles, sites = stored(dsn)
     assert articles == [blog.base_url + path for path in POSTS]           # no query, no fragment, no copies
-    assert all(blog.requests[path] == 1 for path in POSTS), blog.requests  # before: once per reply link
+    assert all(blog.requests[path] == 1 for path in POSTS), blog.requests  # not once per reply link
     assert not any(blog.requests[path] for path in NOT_PAGES)
     assert not any("comment-page" in path or path.endswith("/feed/") for path in blog.requests)
     assert sites == [f"127.0.0.1-{blog.port}"]
@@ -64,7 +64,7 @@ def test_two_local_sites_on_two_ports_stay_two_sites(blog, postgres_server_dsn):
             result = run_crawl(dsn, f"url={site.base_url}/", settings=PRIVATE)
             assert result.returncode == 0, result.stderr[-3000:]
         _, sites = stored(dsn)
-    assert sites == sorted([f"127.0.0.1-{blog.port}", f"127.0.0.1-{other.port}"])   # before: one "127.0.0.1"
+    assert sites == sorted([f"127.0.0.1-{blog.port}", f"127.0.0.1-{other.port}"])   # not one "127.0.0.1"
 
 
 def test_a_loopback_start_address_says_which_setting_allows_it(blog, postgres_server_dsn):

@@ -1,5 +1,5 @@
 """Scrapy's lines about dropped and failed items name the page by its URL and say why, never the item: a PageItem
-holds the raw page (issue 15: every "empty after line-noise cleaning" drop logged ~210 KB of HTML)."""
+holds the raw page (hundreds of KB of HTML a line otherwise)."""
 
 from __future__ import annotations
 

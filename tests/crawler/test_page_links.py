@@ -1,5 +1,5 @@
 """The spider's link reader gives exactly the URLs of Scrapy's LinkExtractor(deny=..., unique=True), in the same
-order (issue 18: the same links for less CPU): on every page of the demo site, fetched from its local server, and on
+order (the same links for less CPU): on every page of the demo site, fetched from its local server, and on
 pages written to hold the odd cases (a <base>, whitespace, a bad IPv6 host, denied and ignored links, GBK text)."""
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ def test_packaged_configs_load():
     ('name = "x"\nstart_urls = ["https://a.example/"]\nmax_pages = -1', "max_pages must be"),
     ('name = "x"\nstart_urls = ["https://a.example/"]\nstart_url = "typo"', "unknown field"),
     ('name = "x"\nstart_urls = ["https://a.example/"', "not valid TOML"),
-    # wrong types are reported, not guessed from (issue 14: the string "false" turned the private-address guard
-    # off, follow_links = "no" still followed, max_depth = true became 1)
+    # wrong types are reported, not guessed from (read loosely, the string "false" would turn the private-address
+    # guard off, follow_links = "no" would still follow, max_depth = true would become 1)
     ('name = "x"\nstart_urls = ["https://a.example/"]\nallow_private_addresses = "false"',
      "allow_private_addresses must be true or false, not 'false' \\(a string\\)"),
     ('name = "x"\nstart_urls = ["https://a.example/"]\nfollow_links = "no"', "follow_links must be true or false"),
@@ -66,7 +66,7 @@ def test_adhoc_config_stays_on_the_host():
 
 
 def test_adhoc_site_name_keeps_a_non_default_port():
-    """Two local sites on two ports were one site (issue 15)."""
+    """Two local sites on two ports are two sites."""
     assert adhoc_site_config("http://127.0.0.1:8765/").name == "127.0.0.1-8765"
     assert adhoc_site_config("http://127.0.0.1:8766/").name == "127.0.0.1-8766"
     assert adhoc_site_config("https://www.example.com:443/news/").name == "example.com"

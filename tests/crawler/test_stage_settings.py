@@ -1,5 +1,5 @@
 """Stage settings derived from the config dataclasses: names, defaults (only in the dataclasses), one validator with
-errors naming the setting, the names before issue 20 with one deprecation warning, and the crawl command's check."""
+errors naming the setting, the former names with one deprecation warning, and the crawl command's check."""
 
 from __future__ import annotations
 

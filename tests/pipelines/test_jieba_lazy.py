@@ -1,6 +1,6 @@
-"""jieba (~35 ms CPU and ~8 MB per process with the trie dictionary, ~1 s and ~85 MB before; issue 18) is
-loaded only when Chinese text is met: the crawl's stages import without it and an English article goes through
-extraction, line noise and the near-duplicate features without loading it; a Chinese one loads it."""
+"""jieba (CPU and memory in every process that loads it, benchmarks/near_duplicate_startup.py) is loaded only when
+Chinese text is met: the crawl's stages import without it and an English article goes through extraction, line
+noise and the near-duplicate features without loading it; a Chinese one loads it."""
 
 from __future__ import annotations
 

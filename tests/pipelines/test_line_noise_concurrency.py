@@ -1,5 +1,5 @@
 """Four processes count the same site's articles at once on the real server: the final counts equal the
-sequential result, with no deadlock and no lost update (issue 4)."""
+sequential result, with no deadlock and no lost update."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Three processes store three reprints of one story at the same moment on the real server, round after
-round (Chinese and English), one article per transaction or in batches as the stage does under load: every
-story ends with exactly one canonical article, no deadlock (issue 6)."""
+"""Three processes store three reprints of one story at the same moment on the real server, time after
+time (Chinese and English), one article per transaction or in batches as the stage does under load: every
+story ends with exactly one canonical article, no deadlock."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A real crawl of the demo site with the near-duplicate decision in a process of its own (issue 18): the process
+"""A real crawl of the demo site with the near-duplicate decision in a process of its own: the process
 is killed mid-crawl; it is counted, replaced, and every article still gets its decision; when the crawl ends no
 decision process is left running; the crawl process never loads jieba's dictionary (the child does)."""
 

@@ -1,5 +1,5 @@
 """The near-duplicate stage between line noise and storage, on a fresh schema of the real server: reprints are
-stored and linked, corpus_articles shows canonical articles only, a re-crawl changes nothing (issue 6)."""
+stored and linked, corpus_articles shows canonical articles only, a re-crawl changes nothing."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_settings_are_checked_and_errors_name_the_setting():
         config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_WORKERS": "2"})
     with pytest.raises(ValueError, match="NEWSCORPUS_NEAR_DUPLICATE_OVERLAP must be one of 'min', 'jaccard'"):
         config_from_settings({"NEWSCORPUS_NEAR_DUPLICATE_OVERLAP": "max"})
-    # the names before issue 20
+    # the former names
     assert config_from_settings({"NEWSCORPUS_DEDUP_M": "3"}).min_cooccurrence == 3
     with pytest.raises(ValueError, match="NEWSCORPUS_DEDUP_BATCH_SIZE must be >= 1, not 0"):
         config_from_settings({"NEWSCORPUS_DEDUP_BATCH_SIZE": "0"})

@@ -30,7 +30,7 @@ def test_site_aware_is_on_by_default_and_gives_way_to_a_worker_pool_asked_for():
     # asked for both: kept on, so the stage raises the error above
     assert site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2",
                                                NEWSCORPUS_SITE_AWARE_ENABLED="True"))
-    # the name before issue 20 still works
+    # the former name still works
     assert not site_aware_enabled(project_settings(NEWSCORPUS_SITEAWARE_ENABLED="False"))
     assert site_aware_enabled(project_settings(NEWSCORPUS_EXTRACTION_WORKERS="2", NEWSCORPUS_SITEAWARE_ENABLED="True"))
 

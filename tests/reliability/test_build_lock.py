@@ -1,6 +1,6 @@
-"""A Postgres restart during a build frees the build's advisory lock (its session ends). Before: a second build
-then took the lock and resumed the first one's build row while the first one's crawl went on. Now the first
-build takes its lock again, and a second build is refused (exit 3); the first completes. A private Postgres of
+"""A Postgres restart during a build frees the build's advisory lock (its connection ends). The first build takes
+its lock again, and a second build is refused (exit 3) rather than resuming the first one's build row while the
+first one's crawl goes on; the first completes. A private Postgres of
 the test's own is restarted; the machine's is never touched."""
 
 from __future__ import annotations

@@ -105,8 +105,8 @@ def test_internal_addresses_and_other_schemes_are_refused_even_when_their_host_i
 
 @pytest.mark.parametrize("allowed", [False, True])
 def test_another_port_of_an_allowed_host_is_out_of_scope_unless_allowed(allowed, postgres_server_dsn, tmp_path):
-    """Before: the scope was the host only, and a link or a redirect to another service on the same machine
-    (another port of 127.0.0.1 here) was followed."""
+    """The scope is the host and its port: a link or a redirect to another service on the same machine (another
+    port of 127.0.0.1 here) is not followed unless allowed."""
     with HostileSite() as site, HostileSite() as other:
         linked, redirected = "/2026/03/10/linked.html", "/2026/03/11/redirected.html"
         other.routes.update({path: (200, {"Content-Type": HTML}, article_html(10 + n))

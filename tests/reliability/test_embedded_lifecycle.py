@@ -1,5 +1,5 @@
-"""The embedded Postgres through the real CLI: `kill -9` on `newscorpus demo` no longer leaves the server running
-forever; `db start` keeps it up between commands (issue 19), `db stop` stops it. Each test's server lives in
+"""The embedded Postgres through the real CLI: `kill -9` on `newscorpus demo` does not leave the server running
+forever; `db start` keeps it up between commands, `db stop` stops it. Each test's server lives in
 its own temporary folder."""
 
 from __future__ import annotations

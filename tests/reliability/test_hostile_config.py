@@ -1,7 +1,7 @@
 """A site config with values of the wrong type is refused with one line naming the field, exit code 2, by both
-`scrapy crawl site` and `newscorpus build`; nothing is fetched. Before: `allow_private_addresses = "false"` (a
-string, so true) turned the private-address guard off, `follow_links = "no"` still followed, `max_depth = true`
-became 1."""
+`scrapy crawl site` and `newscorpus build`; nothing is fetched. Read loosely, `allow_private_addresses = "false"`
+(a string, so true) would turn the private-address guard off, `follow_links = "no"` would still follow and
+`max_depth = true` would become 1."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from tests.reliability.hostile_server import HTML, HostileSite, article_html, li
 
 BOMB_BYTES = 512 * 1024 * 1024          # decompressed size of each bomb (about 0.5 MB on the wire)
 MAX_SIZE = 2 * 1024 * 1024              # DOWNLOAD_MAXSIZE of tests.local_crawl
-PEAK_RSS_LIMIT_MB = 450                 # this crawl peaks at 161 MB (VmHWM, 2026-11-22); a bomb would add 512
+PEAK_RSS_LIMIT_MB = 450                 # this crawl peaks far below (VmHWM); a bomb would add 512
 SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 LAUGHS = "".join(
     [' <!ENTITY lol0 "lol">\n']

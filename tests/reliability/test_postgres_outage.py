@@ -88,15 +88,16 @@ def test_postgres_restart_mid_crawl_loses_nothing(tmp_path):
 
 
 def test_postgres_restart_mid_crawl_loses_nothing_with_the_near_duplicate_decision_in_its_own_process(tmp_path):
-    """The decision process retries on its own connection (issue 18, NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1)."""
+    """The decision process retries on its own connection (NEWSCORPUS_NEAR_DUPLICATE_WORKERS = 1)."""
     with private_postgres(tmp_path / "pg") as server:
         crawl_through_outage(server.dsn, server.stopped, tmp_path, {"NEWSCORPUS_NEAR_DUPLICATE_WORKERS": "1"})
 
 
 def test_postgres_down_longer_than_the_retry_window_stops_the_crawl_and_the_next_run_loses_nothing(tmp_path):
-    """Before: 127 of 301 stored, exit 0, finish reason `finished`, and one ERROR line per lost page dumping the
-    whole item with its raw body. The window is shortened by its setting (4 attempts: 3.5 s). Both runs use
-    the same JOBDIR, whose saved duplicate filter must not hide the unsaved pages from the second."""
+    """The crawl stops (not exit 0 with finish reason `finished`, pages lost and an ERROR line per lost page dumping
+    the whole item with its raw body), and the next run stores every article. The window is shortened by its
+    setting (4 attempts: 3.5 s). Both runs use the same JOBDIR, whose saved duplicate filter must not hide the
+    unsaved pages from the second."""
     settings = {**SLOW_ENOUGH, "NEWSCORPUS_DB_RETRY_ATTEMPTS": "4", "JOBDIR": str(tmp_path / "job")}
     with private_postgres(tmp_path / "pg") as server, \
             DemoSite(article_count=ARTICLES, huge_bytes=3 * 1024 * 1024) as site:

@@ -119,7 +119,8 @@ def test_retries_and_limits_apply(faulty_crawl):
 
 
 def test_loops_oversized_bodies_and_big_sitemaps_are_recorded_as_what_they_are(postgres_server_dsn, tmp_path):
-    """Issue 14 (default timeouts: the big bodies must not race the 1 s timeout of the crawl above)."""
+    """Loops, oversized bodies and big sitemaps, under the default timeouts (the big bodies must not race the 1 s
+    timeout of the crawl above)."""
     with HostileSite() as site, fresh_schema(postgres_server_dsn) as dsn:
         site.routes.update({
             "/": (200, {"Content-Type": HTML}, listing_html([CYCLE_A, STREAMED, GOOD[0]])),

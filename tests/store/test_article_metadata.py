@@ -54,7 +54,7 @@ def test_metadata_columns_round_trip_without_a_day_shift(migrated_dsn):
     ]
     asyncio.run(write_all(migrated_dsn, items))
     with psycopg.connect(migrated_dsn) as connection:
-        connection.execute("SET TIME ZONE 'America/Los_Angeles'")  # the session's zone changes nothing stored
+        connection.execute("SET TIME ZONE 'America/Los_Angeles'")  # the connection's zone changes nothing stored
         rows = {url: rest for url, *rest in connection.execute(
             "SELECT url, published_date, published_utc_offset, published_at AT TIME ZONE published_utc_offset, "
             "modified_at, authors, author, site_name FROM corpus_articles").fetchall()}

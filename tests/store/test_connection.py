@@ -75,7 +75,7 @@ def test_embedded_server_recovers_from_a_half_initialised_directory(tmp_path):
 def test_embedded_server_starts_again_after_a_crash(tmp_path):
     """The crawl process and its Postgres are killed hard (power loss): a stale postmaster.pid stays behind.
     The next start must still work on the same data directory, with the data intact; the killed process's
-    pid, left in pgserver's user list, does not keep the restarted server up (it did: issue 14)."""
+    pid, left in pgserver's user list, does not keep the restarted server up."""
     data_dir = tmp_path / "pg"
     holder = subprocess.Popen(
         [sys.executable, "-c",
@@ -128,7 +128,7 @@ def test_a_user_killed_with_sigkill_does_not_keep_the_server_up(tmp_path):
 
 
 def test_the_server_stays_up_between_users_for_the_idle_time_and_db_stop_stops_it(tmp_path):
-    """Issue 19: the second command finds the server running (no start); it stops after the idle time without
+    """The second command finds the server running (no start); it stops after the idle time without
     a user, or at once with stop_server (`newscorpus db stop`), which refuses while a live process uses it."""
     data_dir = tmp_path / "pg"
     start_user(data_dir, 120, "exit").wait()

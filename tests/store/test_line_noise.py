@@ -117,7 +117,7 @@ def test_reclean_counts_stored_articles_and_cleans_them_with_current_statistics(
 
 
 def test_a_reclean_keeps_code_by_the_stored_line_kinds_and_unpublishes_a_body_with_no_text(connection, database_dsn):
-    """Issue 15: the stage keeps the extractor's line kinds beside the counted body, so a re-clean keeps a code
+    """The stage keeps the extractor's line kinds beside the counted body, so a re-clean keeps a code
     line the whole site repeats; a body the re-clean leaves with no text leaves corpus_articles."""
     shared_code = "print_banner(stdout)"  # no ; { }: only the markup says it is code
     stored = []

@@ -1,4 +1,4 @@
-"""The crawl's line-noise store counts articles in group batches (issue 18): every article's counts, the site's RC
+"""The crawl's line-noise store counts articles in group batches: every article's counts, the site's RC
 and LC and the ledger equal those of counting the same articles one transaction each, in the same order; one
 refused article does not fail its batch's others. Real Postgres, one fresh schema per test."""
 

@@ -1,10 +1,10 @@
 """A normalised article body read once as code points, and the words every near-duplicate feature cuts from it
 (plus the character folding that makes its NFKC normalisation cheap).
 
-The window words, simhash features, shingle sketch and exact hash used to rescan the body with `\\w+` (and the
-CJK-run patterns) three to four times, ~0.4 ms per body (2026-11 profile). Here the body is encoded once and
-each code point classed by one table lookup (`\\w` character as `re` decides it, CJK ideograph); words and
-character arrays are cut from that, equal to what the patterns found.
+Rather than each of the window words, simhash features, shingle sketch and exact hash scanning the body with
+`\\w+` (and the CJK-run patterns) again, the body is encoded once and each code point classed by one table
+lookup (`\\w` character as `re` decides it, CJK ideograph); words and character arrays are cut from that, equal
+to what the patterns found.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ CJK_COUNT = len(CJK_CODES)  # 28,096
 CJK_RANK = np.zeros(BMP_SIZE, dtype=np.uint32)  # position of a CJK code point in CJK_CODES (0 elsewhere)
 CJK_RANK[list(CJK_CODES)] = np.arange(CJK_COUNT, dtype=np.uint32)
 # CRCs remembered per memo (words and CJK bigrams repeat across bodies), emptied when this many are held (~8 MB).
-# A lookup costs ~1/4 of encoding and two CRC-32s (2026-11, en bodies of ../shared/data/dedup: 12.6k distinct
-# words in 357k); 65k entries keep the frequent words of a crawl's vocabulary.
+# A lookup costs ~1/4 of encoding and two CRC-32s (en bodies of ../shared/data/dedup: 12.6k distinct words in
+# 357k); 65k entries keep the frequent words of a crawl's vocabulary.
 CRC_MEMO_SIZE = 1 << 16
 
 _WORD = re.compile(r"\w+")
@@ -38,7 +38,7 @@ _NOT_WORD = re.compile(r"\W")
 
 @cache
 def _bmp_classes() -> np.ndarray:
-    """Flags of every BMP code point, the `\\w` flag taken from `re` itself over all of them (~30 ms, once)."""
+    """Flags of every BMP code point, the `\\w` flag taken from `re` itself over all of them (once a process)."""
     not_words_blanked = _NOT_WORD.sub("\0", _bmp_text())  # U+0000 is not `\w` either
     classes = (code_points(not_words_blanked) != 0).astype(np.uint8) * WORD_CHAR
     for first, last in HAN_RANGES:
@@ -67,10 +67,10 @@ def classify(codes: np.ndarray) -> np.ndarray:
 
 def fold_nfkc_characters(text: str) -> str:
     """Each character that NFKC rewrites on its own replaced by its NFKC, so that an NFKC call after meets a
-    normal text and returns from its quick check (see `keywords.normalize_text`). NFKC rewrote a whole zh body
-    for its full-width commas, 0.42 ms; this costs ~0.04 ms (2026-11, ../shared/data/dedup). The NFKC of the text
-    is unchanged: a character and its own NFKC have the same full decomposition, so swapping one for the other
-    anywhere leaves the text's NFKC as it was."""
+    normal text and returns from its quick check (see `keywords.normalize_text`), instead of rewriting a whole zh
+    body for its full-width commas, at about a tenth of the cost (benchmarks/near_duplicate_features_ab.py). The
+    NFKC of the text is unchanged: a character and its own NFKC have the same full decomposition, so swapping one
+    for the other anywhere leaves the text's NFKC as it was."""
     if len(text) < SHORT_TEXT:
         return _fold_short(text)
     codes = code_points(text)
@@ -78,8 +78,8 @@ def fold_nfkc_characters(text: str) -> str:
     in_bmp = codes < BMP_SIZE
     low = codes & (BMP_SIZE - 1)
     text = np.where(in_bmp, one_char[low], codes).tobytes().decode("utf-32-le", "surrogatepass")
-    # rare: "…", "½", emoji, …; in order of code point (sorted, not np.unique: its first call imports numpy.ma, ~6 ms
-    # of a crawl's start, issue 18, 2026-11-25)
+    # rare: "…", "½", emoji, …; in order of code point (sorted, not np.unique: its first call imports numpy.ma, a
+    # cost at every crawl's start, benchmarks/near_duplicate_startup.py)
     for code in sorted(set(codes[~in_bmp | several_chars[low]].tolist())):
         char = chr(code)
         if (folded := unicodedata.normalize("NFKC", char)) != char:
@@ -87,9 +87,9 @@ def fold_nfkc_characters(text: str) -> str:
     return text
 
 
-# Texts shorter than this are folded by `str.translate` (`_fold_short`): the arrays' fixed cost (~8-10 µs a call) is
-# most of a title's fold. Texts of the demo and dedup sets cut to n characters, translate vs arrays: 16: 2.6 vs 13 µs,
-# 64: 8 vs 19, 128: 34 vs 8 (issue 18, 2026-11-24).
+# Texts shorter than this are folded by `str.translate` (`_fold_short`): the arrays' fixed cost a call is most of a
+# title's fold; on texts of the demo and dedup sets the arrays win from about 64 characters on
+# (benchmarks/near_duplicate_features_ab.py).
 SHORT_TEXT = 64
 
 
@@ -118,7 +118,7 @@ def _short_fold_tables() -> tuple[dict[int, int], frozenset[str]]:
 @cache
 def _nfkc_of_bmp() -> tuple[np.ndarray, np.ndarray]:
     """Per BMP code point: its NFKC when that is one character (else itself), and whether its NFKC is several
-    characters (~40 ms, once)."""
+    characters (once a process)."""
     one_char = np.arange(BMP_SIZE, dtype=np.uint32)
     several_chars = np.zeros(BMP_SIZE, dtype=bool)
     text = _bmp_text()
@@ -137,13 +137,13 @@ def _nfkc_of_bmp() -> tuple[np.ndarray, np.ndarray]:
 
 
 # Characters checked at once by `_nfkc_of_bmp`: 98 of the 1,024 chunks of 64 hold a character NFKC changes, so ~6k
-# characters are normalised one at a time instead of 65k: ~8 -> ~3 ms of every crawl's start (issue 18, 2026-11-25;
+# characters are normalised one at a time instead of 65k, at every crawl's start (benchmarks/near_duplicate_startup.py;
 # tests/core/near_duplicate/test_body_text.py compares the tables with those of every character normalised alone).
 NFKC_CHUNK = 64
 
 
 def _bmp_text() -> str:
-    """Every BMP code point in order (lone surrogates too), from their array (~0.3 ms; ~3.6 by chr() each)."""
+    """Every BMP code point in order (lone surrogates too), from their array (about ten times faster than chr())."""
     return np.arange(BMP_SIZE, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
 
 
@@ -161,7 +161,7 @@ class BodyText:
     def words_where(self, inside: np.ndarray) -> list[str]:
         """Maximal runs of the characters where `inside` holds, in text order (`inside` must hold only on `\\w`
         characters, which are never whitespace): the others become spaces and `str.split` cuts the runs, ~2.5x
-        faster than `re.findall` (2026-11, ../shared/data/dedup)."""
+        faster than `re.findall` on ../shared/data/dedup."""
         return np.where(inside, self.codes, np.uint32(ord(" "))).tobytes().decode("utf-32-le").split()
 
     @cached_property

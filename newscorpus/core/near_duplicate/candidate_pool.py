@@ -1,9 +1,9 @@
-"""One article's candidates compared with each other and with it at once (issue 18): which pairs are copies of one
-text, which of the new article's sketch hashes each candidate holds, and so the new article's text that other
-candidates from a pair's sites hold (`near_duplicate.decide` leaves it out of the pair's body measures). Asked
-pair by pair that is 900 pair checks and 30 set unions per article (30 candidates); here it comes from a few array
-operations over the candidates' sketches, with the same answers as the pair checks and the unions it replaces
-(tests/core/near_duplicate/test_decide_reference.py keeps them as the reference)."""
+"""One article's candidates compared with each other and with it at once: which pairs are copies of one text, which
+of the new article's sketch hashes each candidate holds, and so the new article's text that other candidates from a
+pair's sites hold (`near_duplicate.decide` leaves it out of the pair's body measures). Asked pair by pair that is
+900 pair checks and 30 set unions per article (30 candidates); here it comes from a few array operations over the
+candidates' sketches, with the same answers (tests/core/near_duplicate/test_fast_forms.py compares them with the
+plain pair-by-pair forms of tests/core/reference/near_duplicate.py)."""
 
 from __future__ import annotations
 
@@ -33,9 +33,8 @@ class CandidatePool:
         # holds[i, j]: row i holds new's j-th hash; below[i, j] where row i holds it: row i's hashes that new does not
         # hold and that are smaller than new's j-th hash (its place in row i less the row's hashes before it that new
         # holds); 0 where row i does not hold it. Only the row hashes whose low bits some hash of new has are looked
-        # up in new's (sorted) hashes: on the demo crawl ~1,070 of ~7,900 (~450 held), ~15 us where a binary search
-        # of every row hash took ~96 us of the pool's ~180 (issue 18, benchmarks/near_duplicate_decide.py's
-        # decisions, 2026-11-25; tests/core/near_duplicate/test_decide_reference.py compares both with that search's).
+        # up in new's (sorted) hashes, about one in seven on the demo crawl: several times cheaper than a binary
+        # search of every row hash (benchmarks/near_duplicate_decide.py; test_fast_forms.py compares the two).
         new_hashes = arrays[-1]
         count = len(new_hashes)
         self.holds = np.zeros((len(self.rows), count), dtype=bool)
@@ -76,10 +75,9 @@ class CandidatePool:
         site that are neither old itself nor a copy of either article): that site's text, not the pair's story."""
         count = len(self.olds)
         left_out = np.zeros((count, self.holds.shape[1]), dtype=bool)
-        # A lone candidate has no others (137 of the 716 decisions of benchmarks/near_duplicate_throughput.py at
-        # 100k, issue 18, 2026-11-24). Only a member holding some of new's hashes can leave any out: the others are
-        # neither asked whether they are copies nor ORed in (the same rows; no pairwise work when no member holds
-        # any: 55 more of those 716 decisions).
+        # A lone candidate has no others (about one decision in five of benchmarks/near_duplicate_throughput.py).
+        # Only a member holding some of new's hashes can leave any out: the others are neither asked whether they
+        # are copies nor ORed in (no pairwise work at all when no member holds any).
         if count < 2 or not left_out.size:
             return left_out
         member = np.array([features.site is not None for features in self.olds], dtype=bool)
@@ -95,8 +93,7 @@ class CandidatePool:
         others &= identity[None, :] != identity[:, None]
         others &= ~copies[:count, count][None, :] & ~copies[:count, :count].T
         # The union as a product: the others holding each of new's hashes counted (float32 counts are exact up to
-        # 2**24 rows): ~15 us where an OR of the packed bit rows took ~50 us a decision (issue 18,
-        # benchmarks/near_duplicate_decide.py's decisions, 2026-11-24).
+        # 2**24 rows); a few times cheaper than an OR of packed bit rows (benchmarks/near_duplicate_decide.py).
         holding = self.holds[:count].astype(np.float32)
         for part in _parts(count, count):
             left_out[part] = others[part].astype(np.float32) @ holding > 0
@@ -104,9 +101,8 @@ class CandidatePool:
 
     def _shared(self) -> np.ndarray:
         """shared[i, j]: hashes rows i and j both hold (the diagonal: the row's own count), as bit rows ANDed and
-        popcounted: new's hashes (`holds`), then the other hashes two or more rows hold (found by a sort). The int32
-        incidence product this replaces took ~0.6 ms of decide's 2.6 ms per article on the demo crawl's candidates
-        (py-spy, issue 18, 2026-11-24)."""
+        popcounted: new's hashes (`holds`), then the other hashes two or more rows hold (found by a sort). An int32
+        incidence product would be several times slower (benchmarks/near_duplicate_decide.py)."""
         rows, count = self.holds.shape
         outside = self.flat[~self.in_new]
         order = np.argsort(outside, kind="stable")  # the rows are sorted runs: a merge, ~5x faster than quicksort
@@ -133,15 +129,12 @@ class CandidatePool:
         holds too, so the fewer such hashes of either row bounds the pair's count. A key of 32 bits holds the row's
         number and the hash's low bits (fewer the more rows), and the keys are sorted in one quicksort: a hash
         whose kept bits another position has too is counted as held twice (a superset of the hashes truly held
-        twice: still a bound; 27 bits of the hashes with 31 rows, ~7,900 keys: a chance pair of equal bits ~1 in
-        4 decisions). Copies are rare: on the demo crawl's candidates no row had 0.8 of its hashes held by other
-        rows, so no pair was counted exactly, and the bound took ~67 us (~85 with keys of 64 bits: their sort ~60
-        vs ~27 us) where `_shared` took ~325 us (its stable argsort ~190 us; a binary search of every
-        hash in the sorted hashes held twice: ~340 us) (issue 18, benchmarks/near_duplicate_decide.py's 300
-        decisions, 2026-11-24)."""
+        twice: still a bound; 27 bits of the hashes with 31 rows: a chance pair of equal bits about one decision in
+        four). Copies are rare, so the bound spares nearly every exact count, at a fraction of `_shared`'s cost;
+        keys of 32 bits sort faster than keys of 64 (benchmarks/near_duplicate_decide.py)."""
         bits = max(1, (len(self.rows) - 1).bit_length())
         # The key: the hash's 32 - bits low bits, then the row; the hash's low 32 bits shifted left in uint32 drop
-        # the others: one cast and two operations in place (~17 -> ~8 us, 2026-11-25).
+        # the others: one cast and two operations in place.
         keys = self.flat.astype(np.uint32)
         keys <<= bits
         keys |= self.owners.astype(np.uint32)
@@ -201,14 +194,12 @@ class CandidatePool:
 
 
 # Slots of the table of new's hashes' low bits (`CandidatePool.__init__`): a row hash not in new passes with odds
-# ~256 / 16,384 (new's hashes over the slots): ~120 of the ~7,650 other hashes of 30 candidates are looked up for
-# nothing; a table of 2**14 bools is zeroed in ~1 us. Faster than the search of every hash from 2 candidates on (demo
-# decisions cut to their first 2-30 candidates: 156 vs 160 us at 2, 519 vs 621 at 30; issue 18, 2026-11-25).
+# ~256 / 16,384 (new's hashes over the slots), so few are looked up for nothing, and the table is cheap to zero.
+# Faster than the search of every hash from 2 candidates on (benchmarks/near_duplicate_decide.py).
 LOW_BITS_TABLE = 1 << 14
 
-# Pairs counted one by one (`_shared_of`) before the whole pairwise count is cheaper: ~20 us and ~6 us a pair (1, 10
-# and 30 pairs: 29, 94 and 215 us) against `_shared`'s ~325 us on the demo crawl's 31 rows, even at ~50 pairs
-# (issue 18, benchmarks/near_duplicate_decide.py's decisions, 2026-11-24).
+# Pairs counted one by one (`_shared_of`) before the whole pairwise count is cheaper: on the demo crawl's 31 rows the
+# pair-by-pair count stays cheaper up to about 50 pairs (benchmarks/near_duplicate_decide.py).
 EXACT_PAIRS = 40
 
 # Elements of a pairwise temporary (rows x rows x words) made at once: 30 candidates need ~30k; an article with

@@ -5,11 +5,11 @@ Order of checks for each candidate (the first that holds names the method):
 2. "simhash": 64-bit fingerprints within `simhash_distance` bits and the body check below passes at the
    simhash floor (near-exact copies; the fingerprint only finds candidates, the body confirms);
 3. "keywords": keyword overlap ≥ tau (the research base's decision) *and* body containment ≥ body_tau.
-The body check exists because follow-up stories keep the title keywords and the lead of the story they
+The body check exists because follow-up stories keep the title keywords and the opening of the story they
 follow: keywords alone cannot tell them from reprints. Keywords in turn reject pairs that only share a
 portal template or a few donor paragraphs, which a body check alone lets through.
 
-Two guards of issue 15 (real sites), for "simhash" and "keywords" (an exact copy is always a duplicate):
+Two guards learnt on real sites, for "simhash" and "keywords" (an exact copy is always a duplicate):
 - containment of a short body in a long one is a duplicate only when the shared text is a large part of the long
   one too (`min_cover`): a short post quoted in a longer one, a teaser inside a round-up, is another article;
 - text that other candidates from the older article's site hold too is left out of the body comparison: it is
@@ -164,12 +164,12 @@ def decide(
     """Each candidate judged. The text of the new article that other candidates from either article's site hold
     too (not copies of either article) is that site's (a series' template), and is left out of the pair's body
     measures: for a pair from one site, and for a reprint elsewhere alike. All pairs are measured at once from the
-    candidates' arrays (candidate_pool, resemblance_batch: issue 18), as `measure_pair` measures one."""
+    candidates' arrays (candidate_pool, resemblance), as `measure_pair` measures one."""
     judged = [(cid, old) for cid, old in candidates if old.lang == new.lang]
-    if not judged:  # nothing to measure (122 of the 716 decisions of near_duplicate_throughput.py at 100k, 2026-11-24)
+    if not judged:  # nothing to measure (about one decision in six of benchmarks/near_duplicate_throughput.py)
         return NearDuplicateDecision([])
     if len(judged) == 1:  # a lone candidate has no others: nothing left out, the pair measured as measure_pair does
-        # (137 of the 716 decisions; the pool's ~25 array calls for one pair, issue 18, 2026-11-24)
+        # (about one decision in five: cheaper than the pool's ~25 array calls for one pair)
         cid, old = judged[0]
         return NearDuplicateDecision([judge(cid, measure_pair(new, old), config)])
     return NearDuplicateDecision(_pool_judgements(new, judged, config))
@@ -190,14 +190,14 @@ def _pool_judgements(new: DocumentFeatures, judged: list[tuple[Hashable, Documen
 # Two articles sharing this much are copies of one text, whose shared text says nothing about their site (as those
 # with one body hash or fingerprints within the simhash bound: candidate_pool.CandidatePool._copies): the dev set's
 # light reprints (<= 5 % of tokens changed) score 0.8-1.0 in 5-shingle Jaccard; the generated series issues at most
-# 0.44 (evaluation/near_duplicate_series.py, 2026-11-24).
+# 0.44 (evaluation/near_duplicate_series.py).
 COPY_JACCARD = 0.8
 
 
 # A duplicate replaces its cluster's canonical article only when its body has this much more word tokens:
-# more complete, not just re-wrapped. Eval 2026-11 on ../shared/data/dedup (random arrival order): the
-# original ends canonical in 84/189 clusters at 0.15, 86 at 0.05, 72 at 0 (added headers, footers and ads
-# make reprints long too); 0.15 also keeps the canonical from flapping between near-equal reprints.
+# more complete, not just re-wrapped. `newscorpus eval near-duplicate` on ../shared/data/dedup (random arrival
+# order): the original ends canonical in 84/189 clusters at 0.15, 86 at 0.05, 72 at 0 (added headers, footers and
+# ads make reprints long too); 0.15 also keeps the canonical from flapping between near-equal reprints.
 CANONICAL_GROWTH = 0.15
 
 

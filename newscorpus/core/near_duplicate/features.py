@@ -59,7 +59,7 @@ def build_features(title: str, body: str, lang: str, config: NearDuplicateConfig
 # Languages written without spaces between words: their features are read as Chinese's are (characters, jieba
 # words), not as space-separated words. On the 1,898 dev texts (../shared/data: extraction gold bodies, dedup docs)
 # this mapping of the extraction's language gives the language keywords.segmentation_language gives for all but
-# one, a Japanese page it read as words (3 of the 4 Japanese pages it read as "zh"), 2026-11-24.
+# one, a Japanese page it read as words (3 of the 4 Japanese pages it read as "zh").
 CHARACTER_LANGUAGES = frozenset({"zh", "ja"})
 
 

@@ -22,10 +22,9 @@ DocId = Hashable
 # only its latest entries bounds a lookup to max_keywords x this many entries whatever the corpus size, keeps
 # the recent articles (where reprints of a story are) and reads rare keywords' postings whole: a reprint shares
 # its story's rare keywords (names, places, figures), whose postings are short, so it is still found when the
-# common keywords' postings are cut. 100 -> 30 (2026-11-22): labelled-pair F1, CE and all decisions of the
+# common keywords' postings are cut. 30 rather than 100 leaves labelled-pair F1, CE and all decisions of the
 # 716-document dev set unchanged (`newscorpus eval near-duplicate`; the same 393 duplicates found against 10k and 100k
-# indexed articles, benchmarks/near_duplicate_throughput.py); server CPU per article at 100k, one by one, 3.2 -> 2.4 ms
-# (a loaded machine). The cost:
+# indexed articles, benchmarks/near_duplicate_throughput.py) for a quarter less server CPU per article. The cost:
 # a reprint that shares only common keywords with an original more than 30 postings back is not a candidate
 # (the resolution pass uses the same index).
 MAX_POSTINGS_PER_KEYWORD = 30
@@ -84,9 +83,8 @@ class InMemoryNearDuplicateIndex:
         return list(found)
 
     def keyword_candidates(self, keywords: Iterable[str], limit: int) -> list[tuple[DocId, int]]:
-        # One count over every keyword's postings, not a Counter.update per keyword (its Mapping check and call were
-        # ~1.5 µs a keyword, ~17 keywords an article of a batch: issue 18, 2026-11-24); ranked by a total order, so
-        # the counts' insertion order does not matter.
+        # One count over every keyword's postings, not a Counter.update per keyword (a Mapping check and a call for
+        # each of ~17 keywords an article); ranked by a total order, so the counts' insertion order does not matter.
         postings = self._by_keyword
         shared: Counter[DocId] = Counter(chain.from_iterable(
             postings[keyword][-MAX_POSTINGS_PER_KEYWORD:] for keyword in set(keywords) if keyword in postings))

@@ -26,14 +26,14 @@ from newscorpus.core.near_duplicate.body_text import CJK_CHAR, WORD_CHAR, classi
 from newscorpus.core.text import HAN_RANGES, characters
 
 # A text is Chinese when at least this share of its word characters are CJK ideographs. 0.3 sits far from
-# both modes of the dedup data (zh bodies ≥ 0.8, en bodies < 0.01, measured 2026-11 on ../shared/data/dedup).
+# both modes of the dedup data (zh bodies ≥ 0.8, en bodies < 0.01 on ../shared/data/dedup).
 ZH_CJK_SHARE = 0.3
 # Characters per jieba token in Chinese bodies, to turn a window of w tokens into characters
-# (1.8 measured 2026-11 on 80 zh bodies of ../shared/data/dedup: CJK characters / jieba words holding one).
+# (1.8 on 80 zh bodies of ../shared/data/dedup: CJK characters / jieba words holding one).
 ZH_CHARS_PER_TOKEN = 1.8
-# Only the first this many title-keyword hits seed windows: jieba cost per Chinese body 2.1 → 1.2 ms at
-# w = 5 (200 → 50 hits) → ~0.5 ms (20 hits); labelled-pair F1 identical at 10, 20, 30 and 50 hits
-# (eval 2026-11, ../shared/data/dedup); 20 keeps a 2x margin over the smallest value tried.
+# Only the first this many title-keyword hits seed windows: jieba's cost per Chinese body falls about fourfold
+# from 200 hits to 20 at w = 5; labelled-pair F1 is identical at 10, 20, 30 and 50 hits (`newscorpus eval
+# near-duplicate ../shared/data/dedup`); 20 keeps a 2x margin over the smallest value tried.
 MAX_SEED_HITS = 20
 # Title keywords kept (the longest headlines of the dedup data have ~12 content words).
 MAX_TITLE_KEYWORDS = 12
@@ -66,8 +66,8 @@ def segmentation_language(text: str) -> str:
     (`newscorpus.core.text.detect_language`): a Japanese or Korean body is cut one of these two ways, and the
     rule is stored with every indexed article's features."""
     codes = code_points(text[:2000])
-    # One table lookup per character (body_text.classify): `str.isalnum` over the sample and a regex for its CJK
-    # ideographs cost 0.14 ms per zh body, 0.07 per en body; this ~0.01 (2026-11-22, ../shared/data/dedup).
+    # One table lookup per character (body_text.classify): about a tenth of `str.isalnum` over the sample and a
+    # regex for its CJK ideographs (benchmarks/near_duplicate_features_ab.py).
     classes = classify(codes)
     word = (classes & WORD_CHAR).astype(bool) & (codes != ord("_"))
     word_chars = int(np.count_nonzero(word))
@@ -92,8 +92,8 @@ def segment(text: str, lang: str) -> list[str]:
 
 
 # Keyword answers remembered per language rule (~70 asks per zh body, ~1,000 per en body, on a vocabulary that
-# repeats), emptied when this many are held, as the lru_cache they replace (0.4 → 0.1 ms per zh body, 2026-11).
-# A dict lookup costs ~1/3 of that lru_cache's call (0.31 → 0.11 µs per ask, 2026-11, en bodies of the dedup set).
+# repeats), emptied when this many are held: a dict lookup costs about a third of an lru_cache's call
+# (benchmarks/near_duplicate_features_ab.py).
 KEYWORD_MEMO_SIZE = 1 << 18
 
 
@@ -151,7 +151,7 @@ def title_numbers(title: str) -> tuple[str, ...]:
 def seed_hits(text: str, seeds: Iterable[str], limit: int) -> list[tuple[int, int]]:
     """The first `limit` (start, end) of seeds in text, as `re.finditer` of their alternation, longest first, finds
     them: leftmost, the longest seed at a position, not overlapping. Found with `str.find` instead: compiling that
-    pattern for every title cost ~0.2 ms per zh body (2026-11 profile)."""
+    pattern for every title would cost more than the rest of the windows."""
     heap = [(start, -len(seed), seed) for seed in seeds if (start := text.find(seed)) >= 0]
     heapq.heapify(heap)  # each seed's next occurrence at or after `position`, or an earlier one not yet skipped
     hits: list[tuple[int, int]] = []
@@ -214,7 +214,7 @@ def body_keywords(
     else:
         windows = _window_words_en(_WORD.findall(normalized_body) if words is None else words, frozenset(seeds), window)
     # One count over all windows (in window order: the same counts in the same insertion order), not a
-    # Counter.update per window (~11 a body): 8.0-8.5 -> 3.7-5.0 µs per en body of the dedup set (issue 18, 2026-11-24).
+    # Counter.update per window (~11 a body): about half the CPU.
     counts = Counter(chain.from_iterable(windows))
     ranked = sorted((w for w, n in counts.items() if n >= min_cooccurrence), key=lambda w: (-counts[w], w))
     return tuple(ranked[:limit])

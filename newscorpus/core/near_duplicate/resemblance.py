@@ -1,4 +1,4 @@
-"""One article's body compared with all its candidates' at once (issue 18): `shingle_sketch.resemblance` for every
+"""One article's body compared with all its candidates' at once: `shingle_sketch.resemblance` for every
 pair, each with its own text left out, from counts over the candidate pool's arrays instead of a merge per pair.
 
 A pair's bottom-k Jaccard estimate is the share of the k smallest hashes of the union of the two sketches (what
@@ -56,6 +56,5 @@ def resemblances(new: ShingleSketch, olds: Sequence[ShingleSketch], holds: np.nd
 # division rounds as Python's int / int does (resemblance_of); at or over it, resemblance_of itself.
 EXACT_PRODUCTS = 1 << 53
 # Candidates from which the arithmetic is done at once: its ~15 numpy calls cost more than resemblance_of's Python
-# below ~18 (demo decisions cut to their first k candidates, decide's us vs one at a time: 3: 182 vs 164, 15: 336 vs
-# 329, 20: 407 vs 415, 30: 546 vs 559; issue 18, 2026-11-25).
+# below about 18 candidates (demo decisions cut to their first k candidates, benchmarks/near_duplicate_decide.py).
 AT_ONCE_FROM = 20

@@ -32,16 +32,16 @@ class ShingleSketch:
     @cached_property
     def hash_array(self) -> np.ndarray:
         """The hashes as a sorted array of distinct int64 (63-bit hashes fit): comparisons are merges over it,
-        ~10x faster than Python sets at 256 hashes (issue 18); built once per sketch."""
+        about ten times faster than Python sets at 256 hashes; built once per sketch."""
         return sorted_distinct(np.array(self.hashes, dtype=np.int64))
 
     @classmethod
     def of_array(cls, hashes: np.ndarray, shingle_count: int, token_count: int) -> ShingleSketch:
         """The sketch of hashes given as an int64 array (a body's, or a stored row's): when they are strictly
         increasing the array is `hash_array` as it is (np.unique would return the same values), instead of an array
-        made again from the tuple on first use (~25 µs a sketch for ~6 here; issue 18, 2026-11-24)."""
+        made again from the tuple on first use."""
         sketch = cls(tuple(hashes.tolist()), shingle_count, token_count)
-        if len(hashes) < 2 or bool((hashes[1:] > hashes[:-1]).all()):  # the method: np.all's wrapper costs ~1.5 µs
+        if len(hashes) < 2 or bool((hashes[1:] > hashes[:-1]).all()):  # the method: np.all's wrapper costs more
             array = hashes.astype(np.int64)  # a copy of its own, read-only like the cached one is never written
             array.flags.writeable = False
             sketch.__dict__["hash_array"] = array  # where cached_property keeps it
@@ -75,7 +75,7 @@ def shingle_hashes(ids: np.ndarray) -> np.ndarray:
 
 def sorted_distinct(values: np.ndarray, is_sorted: bool = False) -> np.ndarray:
     """np.unique(values) (a 1-d array of integers) by a sort and a neighbour test, without np.unique: its first call
-    imports numpy.ma, ~6 ms of a crawl's start (issue 18, 2026-11-25)."""
+    imports numpy.ma, a cost at every crawl's start (benchmarks/near_duplicate_startup.py)."""
     if not is_sorted:
         values = np.sort(values)
     return values[np.concatenate(([True], values[1:] != values[:-1]))[: len(values)]]
@@ -111,7 +111,7 @@ class Resemblance:
 
 def _without(values: np.ndarray, removed: np.ndarray) -> np.ndarray:
     """`values` (sorted, distinct) without those in `removed` (sorted, distinct): a binary search of each value,
-    ~3x faster than np.setdiff1d's sort at 256 hashes (issue 18)."""
+    about three times faster than np.setdiff1d's sort at 256 hashes."""
     if not len(removed):
         return values
     at = np.minimum(np.searchsorted(removed, values), len(removed) - 1)
@@ -138,7 +138,8 @@ def resemblance(a: ShingleSketch, b: ShingleSketch, leave_out: np.ndarray | froz
 
 def resemblance_of(jaccard: float, a: ShingleSketch, b: ShingleSketch, kept_a: int, kept_b: int) -> Resemblance:
     """The resemblance from the sketches' Jaccard estimate, `kept_a` and `kept_b` of their hashes left in (the
-    rest left out); shared by `resemblance` and the batch of resemblance_batch, so both give the same floats."""
+    rest left out); shared by `resemblance` and the batch of near_duplicate.resemblance, so both give the same
+    floats."""
     size_a = a.shingle_count * kept_a / max(1, len(a.hash_array))
     size_b = b.shingle_count * kept_b / max(1, len(b.hash_array))
     shared = jaccard / (1 + jaccard) * (size_a + size_b)  # J = |A∩B| / (|A| + |B| - |A∩B|)

@@ -2,7 +2,7 @@
 
 Features are weighted words (`\\w+` words for non-Chinese, CJK character bigrams for Chinese), not the
 `simhash` package's default 4-character shingles. Stopwords are left out and the weight grows with the log
-of the count, so frequent function words no longer dominate long bodies (the cause of most simhash false
+of the count, so frequent function words do not dominate long bodies (the cause of most simhash false
 positives in ../shared/data/dedup/README.md). Chinese uses character bigrams rather than jieba words so
 the whole body need not be segmented (jieba runs at ~100 bodies/s, the stage budget is 300 docs/s).
 """
@@ -112,8 +112,8 @@ def _cjk_bigram_counts(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _chosen_features(body: BodyText, lang: str) -> tuple[np.ndarray, np.ndarray]:
     """The counts and CRC pairs of `top_features`' features, in no set order (the vote is a sum): every candidate's
     count at once, the MAX_FEATURES kept chosen without sorting them (`_top_positions`), CRCs only for those kept.
-    `top_features` ranks them twice, the CJK bigrams then all, and the CRCs were taken of every candidate: ~1/3 of a
-    zh body's fingerprint (issue 18, 2026-11-24)."""
+    Ranking them twice (the CJK bigrams, then all) and taking the CRCs of every candidate would cost about a third
+    more of a zh body's fingerprint (benchmarks/near_duplicate_features_ab.py)."""
     if lang == "zh":
         keys, counts = _cjk_bigram_counts(body.cjk_codes)
         words, keep = body.latin_words, keyword_test("en")
@@ -149,16 +149,15 @@ def _top_positions(counts: np.ndarray, size: int) -> np.ndarray | None:
 # CRC-32 of a CJK bigram's UTF-8 from its two characters' (each 3 bytes: every code point of text.HAN_RANGES lies in
 # U+0800-U+FFFF). A CRC register is affine in the register it starts from: crc32(b, c) = M(c) ^ crc32(b, 0), M linear
 # and the same for every 3-byte b, so crc32(first + second, seed) = M(crc32(first, seed)) ^ crc32(second, 0), M
-# applied by 4 tables of 256 (one per byte of c). Looked up per bigram in a memo of its CRCs this was ~240 ns a
-# bigram, ~60 µs per zh body of ../shared/data/dedup (issue 18, 2026-11-24).
+# applied by 4 tables of 256 (one per byte of c): no Python call per bigram, where a memo of each bigram's CRCs
+# needs one (benchmarks/near_duplicate_features_ab.py).
 
 
 @cache
 def _cjk_crc_tables() -> tuple[np.ndarray, np.ndarray]:
     """Per CJK character by rank: M applied to its CRC-32s (seeds 0 and 1) as the pair's first character, and its
     CRC-32 (seed 0) as the second, each as a CRC pair (seed 0 << 32 | seed 1): a bigram's pair is the xor of its two
-    characters' (~10 ms CPU and 450 KB, once). M applied per bigram, by its 4 byte tables, was ~1/4 of a zh body's
-    fingerprint without its memo (issue 18, 2026-11-24)."""
+    characters' (450 KB, made once a process): M is applied once per character, not once per bigram."""
     codes = np.array(CJK_CODES, dtype=np.uint32)
     return _crc_pair_tables(utf8_crc32_3_bytes(codes, 0), utf8_crc32_3_bytes(codes, 1))
 
@@ -186,9 +185,9 @@ def _crc32_table() -> np.ndarray:
 
 def utf8_crc32_3_bytes(codes: np.ndarray, seed: int) -> np.ndarray:
     """zlib.crc32(chr(code).encode(), seed) of every code point in U+0800-U+FFFF but the surrogates (3 bytes of UTF-8
-    each), a byte at a time over all of them: ~1 ms for the 28,096 CJK characters, where a zlib call per character
-    and seed took ~5-10 ms of every crawl's start (issue 18, 2026-11-25; tests/core/near_duplicate/test_simhash.py
-    compares them)."""
+    each), a byte at a time over all of them: several times cheaper at a crawl's start than a zlib call per
+    character and seed (benchmarks/near_duplicate_startup.py; tests/core/near_duplicate/test_simhash.py compares
+    them)."""
     codes = np.asarray(codes, dtype=np.uint32)
     if len(codes) and (codes.min() < 0x800 or codes.max() > 0xFFFF or ((codes >= 0xD800) & (codes < 0xE000)).any()):
         raise ValueError("a code point outside U+0800-U+FFFF, or a surrogate")
@@ -209,9 +208,9 @@ def bigram_crc_pairs(keys: np.ndarray) -> np.ndarray:
 
 def feature_hashes(features: list[str]) -> np.ndarray:
     """Stable 64-bit hashes of feature texts: two CRC-32s (seeds 0 and 1) of the text through the splitmix64
-    finaliser (`body_fingerprint` takes a CJK bigram's CRCs from `bigram_crc_pairs`: the same). The simhash
-    package's md5 per feature cost ~0.9 ms per body (2026-11 profile); this costs ~0.03 ms with the CRCs
-    remembered, and is the same in every process (unlike Python's `hash`)."""
+    finaliser (`body_fingerprint` takes a CJK bigram's CRCs from `bigram_crc_pairs`: the same). Far cheaper than
+    the simhash package's md5 per feature once the CRCs are remembered, and the same in every process (unlike
+    Python's `hash`)."""
     return _mixed(WORD_CRCS.pairs(features))
 
 
@@ -242,9 +241,8 @@ def _vote(hashes: np.ndarray, weights: np.ndarray) -> int:
         return 0
     bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
     # Σ ±weight: + where the hash has the bit. In float32 when every partial sum, and twice the sum, is a whole number
-    # float32 holds exactly (below 2**24; a body's: at most MAX_FEATURES x MAX_FEATURE_WEIGHT = 12,800), so exact:
-    # numpy's int64 product, not BLAS, took 1/3 more of the vote's time (32 -> 23 µs per body of 256 features), and
-    # float64's 1/2 more than float32's (15.5 -> 10 µs, issue 18, 2026-11-24).
+    # float32 holds exactly (below 2**24; a body's: at most MAX_FEATURES x MAX_FEATURE_WEIGHT = 12,800), so exact,
+    # and a BLAS product: faster than numpy's int64 product or float64 (benchmarks/near_duplicate_features_ab.py).
     if int(np.abs(weights).sum()) < 1 << 24:
         votes = 2 * (weights.astype(np.float32) @ bits.astype(np.float32)) - np.float32(weights.sum())
     else:
@@ -273,8 +271,8 @@ def to_unsigned(signed: int) -> int:
 # §3: more tables, longer keys): up to this distance the fingerprint is cut into d + 2 blocks and a key is a pair of
 # them (C(d + 2, 2) keys of ~128 / (d + 2) bits: d = 3 gives 10 keys of 25-26 bits, a chance match per key and
 # stored article of 2^-25.6 instead of 2^-16, so a random 250k index answers ~0.04 rows per document instead of ~16,
-# each a random read of the article's wide features row: pages read per lookup grew linearly with the index, 680 of
-# 852 buffer reads per batch of 64 at 250k, docs/dedup_results.md, round 4). Past 4 the pairs would be ≥ 21 keys
+# each a random read of the article's wide features row: with single blocks the pages read per lookup grow
+# linearly with the index, benchmarks/near_duplicate_throughput.py --postgres). Past 4 the pairs would be ≥ 21 keys
 # per article (block rows and advisory locks): the single blocks (d + 1 keys) are kept there.
 PAIRED_BLOCKS_MAX_DISTANCE = 4
 _PAIR_KEY_TAG = 1 << 56  # pair keys: tag | pair index << 48 | the two blocks' bits; single-block keys stay < 2^36
@@ -293,8 +291,7 @@ def block_bounds(max_distance: int) -> tuple[tuple[int, int], ...]:
 
 
 # Block keys remembered per (fingerprint, distance), emptied when this many are held: one batch article's keys are
-# asked ~5 times on the stage's path (lookup parameters, lock keys, the batch's in-memory index, the rows written),
-# ~5-10 µs each (issue 18, 2026-11-24).
+# asked ~5 times on the stage's path (lookup parameters, lock keys, the batch's in-memory index, the rows written).
 BLOCK_KEYS_MEMO_SIZE = 1 << 12
 _block_keys_memo: dict[tuple[int, int], tuple[int, ...]] = {}
 

@@ -10,8 +10,8 @@ import sys
 
 # Imported here, first: Scrapy's deprecated TLS class aliases in these modules each call inspect.stack() at import,
 # which reads the source of every frame above and scans every loaded module; imported later, from deep in the
-# engine's start with the stages' ~200 more modules loaded, they took ~20 ms more of each crawl's start
-# (python -X importtime, 2026-11-25, issue 18).
+# engine's start with the stages' ~200 more modules loaded, they would cost each crawl's start more (python -X
+# importtime).
 import scrapy.core.downloader.contextfactory  # noqa: F401
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.utils.misc import load_object
@@ -27,7 +27,7 @@ from newscorpus.store.errors import DatabaseError
 
 
 def resume_hint(jobdir: str | None) -> str:
-    """What a person who stopped a crawl (Ctrl-C) can do next (issue 19)."""
+    """What a person who stopped a crawl (Ctrl-C) can do next."""
     kept = (f"the request queue in {jobdir} is kept too" if jobdir else
             "add -s JOBDIR=DIR to keep the request queue across runs as well")
     return ("crawl stopped before the end (Ctrl-C or a stop signal); run the same command again to continue: "
@@ -52,11 +52,11 @@ class Command(ScrapyCrawlCommand):
                 self.exitcode = 2
                 return
             # Migrations (or the embedded server's start) run while Scrapy imports and builds the engine and stages,
-            # not after the spider opens (issue 18: 0.15-0.4 s of a crawl's start on a fresh schema).
+            # not after the spider opens (a noticeable part of a crawl's start on a fresh schema).
             prepare_in_background(self.settings.get("NEWSCORPUS_DB_DSN"), self.settings.get("NEWSCORPUS_DB_DATA_DIR"))
         super().run(args, opts)
         # The crawl is over and everything it wrote is closed: the objects left are only freed at exit, where a last
-        # full collection over all of them took 0.1-0.3 s of the process (issue 18); frozen, it is skipped.
+        # full collection over all of them would cost the process a pause; frozen, it is skipped.
         gc.freeze()
         stats = self.crawler.stats if self.crawler is not None else None
         if stats is not None and stats.get_value("finish_reason") == "shutdown":

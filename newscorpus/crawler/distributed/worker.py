@@ -83,9 +83,9 @@ class RunWorker:
         self.closable = not busy and may_close(state, time.time(), self.idle_seconds)
         # Woken when the run's queue holds requests and nothing of this worker's is downloading (so no finished
         # download will make the engine ask). Not "not busy": Scrapy's spider_is_idle() counts the shared queue as
-        # this worker's pending requests, so a worker with nothing in flight while the others filled the queue was
-        # never woken, its engine asked only on its 5 s heartbeat, and on a short crawl it fetched nothing at all
-        # (benchmarks/worker_scaling.py, 480 articles, 2026-11-24: one worker of two idle in 3 of 6 runs).
+        # this worker's pending requests, so a worker with nothing in flight while the others filled the queue would
+        # never be woken, its engine asking only on its 5 s heartbeat, and on a short crawl it would fetch nothing
+        # at all (benchmarks/worker_scaling.py).
         if self.closable or (state.queued and not engine.downloader.active):
             wake_engine(self.crawler)
 

@@ -4,8 +4,8 @@ StartUpObjectsFrozen: the objects a crawl makes while starting (modules, classes
 ~100,000) kept out of the garbage collector's full passes.
 
 CPython's collector goes through every object it tracks on each full (oldest generation) pass: with the stages
-loaded, a pass over the crawl process took 55-170 ms, three or four of them per 300-article demo crawl, the last
-one at exit (2026-11-24, gc.callbacks over `scrapy crawl site`, issue 18). Once the engine has started, the objects
+loaded, a pass over the crawl process is a visible pause, several of them a demo crawl, the last one at exit
+(gc.callbacks over `scrapy crawl site`). Once the engine has started, the objects
 made so far live as long as the process, so they are moved to the collector's permanent generation
 (:func:`gc.freeze`); the pages, items and batches made afterwards are collected as before. An object frozen is still
 freed when its last reference goes; only a reference cycle among frozen objects stays until the process ends.
@@ -13,9 +13,9 @@ freed when its last reference goes; only a reference cycle among frozen objects 
 
 YoungGenerationThreshold: the youngest generation is collected after NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD new objects
 (Python's own: 700). A crawl makes and drops a page's tree, blocks, lines and items by the ten thousand, and the
-default collected them ~370 times a demo crawl, with ~34 middle and 2 full passes: 105-115 ms of the crawl process's
-CPU (gc.callbacks, thread CPU, 300 demo articles, 2026-11-25, issue 18; 10,000: 58-65 ms; 20,000: 57-67 ms; 50,000:
-38-41 ms, 4 passes). Only reference cycles wait for a pass (everything else is freed by its reference count), so the
+default collects them hundreds of times a demo crawl, with dozens of middle passes; 50,000 takes about a third of
+that CPU in a handful of passes (gc.callbacks and thread CPU over benchmarks/crawl_rate.py's demo crawl). Only
+reference cycles wait for a pass (everything else is freed by its reference count), so the
 garbage it lets wait is bounded by that many objects. Set at the crawler's start, so that the stages' own start
 (models, jieba's dictionary) is covered too; the previous thresholds come back when the engine stops. 0 leaves
 Python's.

@@ -106,7 +106,7 @@ class CrawlDatabase:
         crawler.signals.connect(extension.item_error, signal=signals.item_error)
         crawler.signals.connect(extension.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
-        # Scrapy builds extensions just before the engine, its middlewares and the stages (~0.4 s, issue 18):
+        # Scrapy builds extensions just before the engine, its middlewares and the stages (a large part of the start):
         # the database is resolved and migrated meanwhile, in a thread, instead of after the spider opens.
         extension.prepare()
         return extension

@@ -4,14 +4,14 @@ Scrapy persists the queue (``requests.queue``) and the duplicate filter (``reque
 through buffered file writes that only a graceful close completes. A killed process leaves in
 ``requests.seen`` the requests it had taken off the queue but not finished, and queue files that are cut
 short: a queue file still 0 bytes on disk (less than a write buffer was pushed) makes every push to it on
-resume raise ``struct.error``, so the request is dropped while the filter keeps it as seen (issue 14: 200
-of 301 articles never stored). This extension writes a marker when the crawl opens and removes it when the
-crawl closes (any close: Scrapy then saves its state), unless pages were fetched but not saved (the database
-was away: newscorpus.crawler.extensions.crawl_database), which the saved filter would hide from the next run. Finding
-the marker at
-start means the last run did not close (or left pages unsaved): the duplicate filter is reset and the disk
-queue discarded, so the seeds and listing pages are fetched again and rediscover every article; the articles
-already stored are not fetched again (newscorpus.crawler.middlewares.refetch).
+resume raise ``struct.error``, so the request is dropped while the filter keeps it as seen (most of a killed
+crawl's articles would never be stored, tests/reliability/test_kill_resume.py). This extension writes a marker
+when the crawl opens and removes it when the crawl closes (any close: Scrapy then saves its state), unless pages
+were fetched but not saved (the database was away: newscorpus.crawler.extensions.crawl_database), which the saved
+filter would hide from the next run. Finding the marker at start means the last run did not close (or left pages
+unsaved): the duplicate filter is reset and the disk queue discarded, so the seeds and listing pages are fetched
+again and rediscover every article; the articles already stored are not fetched again
+(newscorpus.crawler.middlewares.refetch).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class JobdirCrashGuard:
     def from_crawler(cls, crawler):
         jobdir = crawler.settings.get("JOBDIR")
         if not jobdir:
-            raise NotConfigured  # nothing to guard; no message, so Scrapy logs no warning (issue 19)
+            raise NotConfigured  # nothing to guard; no message, so Scrapy logs no warning
         guard = cls(crawler, Path(jobdir))
         crawler.signals.connect(guard.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(guard.spider_closed, signal=signals.spider_closed)

@@ -53,8 +53,9 @@ def _lock_key(kind: str, value: object) -> int:
 
 # Lock keys of keywords and block keys remembered (a crawl's keywords repeat: ~800 distinct in a batch of 64 of the
 # dedup set's ~1,000, and each article's block keys are asked again on the way), emptied when this many are held
-# (~6 MB each): a blake2b and an f-string per key were ~0.04 ms per article of the stage's client CPU (issue 18,
-# 2026-11-24). The URL and body hash are new with each article: not remembered.
+# (~6 MB each): a blake2b and an f-string per key are a measurable share of the stage's client CPU
+# (benchmarks/near_duplicate_throughput.py --postgres). The URL and body hash are new with each article: not
+# remembered.
 LOCK_KEY_MEMO_SIZE = 1 << 16
 
 
@@ -85,7 +86,7 @@ def lock_keys(url: str, features: DocumentFeatures, config: NearDuplicateConfig)
 
 
 # Candidate sketches read again by later batches: the same value gives the same sketch object, whose sorted array
-# (ShingleSketch.hash_array) is then built once, not once per batch (issue 18). A site's recent articles are the
+# (ShingleSketch.hash_array) is then built once, not once per batch. A site's recent articles are the
 # usual candidates; 1,024 sketches (~19 KB each as a tuple of ints and its array, tracemalloc: ~20 MB) hold a
 # 300-article demo crawl's whole working set.
 SKETCH_CACHE_SIZE = 1024
@@ -93,8 +94,8 @@ _sketches: OrderedDict[tuple, ShingleSketch] = OrderedDict()
 _sketches_lock = threading.Lock()
 # A sketch column is read as `array_send(sketch)` (the queries of store/sql/near_duplicate.sql that feed
 # row_features): Postgres's binary array format, one bytes object per row, where a bigint[] column became a list of
-# 256 Python ints per candidate row (the batch lookup returns up to 64 x 30 rows: 29 MB of a demo crawl's traced
-# peak, 2026-11-24) that was then copied into a tuple to look the cache up.
+# 256 Python ints per candidate row (the batch lookup returns up to 64 x 30 rows: tens of MB of a demo crawl's
+# traced peak), to be copied into a tuple to look the cache up.
 _ARRAY_HEADER = np.dtype([("ndim", ">i4"), ("flags", ">i4"), ("element_type", ">u4")])
 _ARRAY_ELEMENT = np.dtype([("length", ">i4"), ("value", ">i8")])
 _BIGINT_OID = 20
@@ -131,14 +132,14 @@ def use_binary_bigint_arrays(connection: psycopg.Connection) -> None:
 
 def sketch_hashes(data: bytes) -> np.ndarray:
     """The values of a bigint[] sent in Postgres's binary array format (`array_send`), as int64, in order."""
-    ndim, _, element_type = _HEADER_FIELDS.unpack_from(data)  # struct: a numpy record's fields cost ~3 µs a row
+    ndim, _, element_type = _HEADER_FIELDS.unpack_from(data)  # struct: a numpy record's fields cost more a row
     if ndim == 0:
         return np.zeros(0, dtype=np.int64)
     if ndim != 1 or element_type != _BIGINT_OID:
         raise ValueError(f"a sketch is a one-dimensional bigint[], not ndim {ndim} of type {element_type}")
     count = int.from_bytes(data[12:16], "big", signed=True)
     elements = np.frombuffer(data, dtype=_ARRAY_ELEMENT, count=count, offset=20)
-    if (elements["length"] != 8).any():  # the method: np.any's wrapper costs ~1.5 µs a row
+    if (elements["length"] != 8).any():  # the method: np.any's wrapper costs more a row
         raise ValueError("a sketch holds a NULL")
     return elements["value"].astype(np.int64)
 

@@ -1,4 +1,4 @@
-"""The near-duplicate decision in a process of its own (issue 18): the features and the batch's transaction
+"""The near-duplicate decision in a process of its own: the features and the batch's transaction
 (newscorpus.store.near_duplicate.records.decide_batch, with the process's own connection) run in a child Python,
 so the crawl process only sends each batch's (url, site id, title, body, language) and reads the outcomes.
 

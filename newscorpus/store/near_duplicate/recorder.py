@@ -9,12 +9,10 @@ A batch the database refuses is tried again one article at a time, so one articl
 
 The thread holds the connection and waits on the database; the batch's pure steps (the features, the matching, the
 links: most of its CPU) it hands back to the event loop's thread and waits for them (``compute``). Run in the
-recorder's thread, they held the GIL against the reactor's: every socket call of the reactor handed the GIL over and
-waited to get it back, across the two cores (~7,000 voluntary context switches in a 300-article demo crawl, and the
-same crawl confined to one core took ~7 % less CPU). On the loop they are the reactor's own work, as the extraction
-is: the default demo crawl went from 7.7-7.8 to 7.0-7.3 CPU ms/page and from 0.58 to 0.62 of a plain spider's
-pages/s (benchmarks/crawl_rate.py, 5 rounds, 2026-11-25, issue 18). A batch's steps hold the loop for ~1.5 ms an
-article. If the loop is gone (the crawl stopping) while the thread waits, the thread does the step itself.
+recorder's thread, they would hold the GIL against the reactor's: every socket call of the reactor would hand the
+GIL over and wait to get it back, across the two cores. On the loop they are the reactor's own work, as the
+extraction is, for less CPU per page and more pages/s (benchmarks/crawl_rate.py). If the loop is gone (the crawl
+stopping) while the thread waits, the thread does the step itself.
 
 With ``in_process=True`` the thread only hands each batch to the decision's process of its own
 (newscorpus.store.near_duplicate.process) and waits for it, so the features and the decision hold the crawl

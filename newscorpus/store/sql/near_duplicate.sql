@@ -44,7 +44,8 @@ ORDER BY shared DESC, p.id DESC
 LIMIT %(limit)s
 
 -- name: features
--- The sketch as array_send gives it (near_duplicate_index.cached_sketch), as in every query row_features reads.
+-- The sketch as array_send gives it (store/near_duplicate/index.py cached_sketch), as in every query row_features
+-- reads.
 SELECT id, url, language, keywords, title_keywords, simhash, array_send(sketch) AS sketch, shingle_count,
        token_count, body_hash, canonical_id, site_id, title_numbers
 FROM near_duplicate_features
@@ -52,10 +53,11 @@ WHERE id = ANY (%(ids)s::bigint[])
 
 -- name: insert_features_batch
 -- A batch's new articles in one statement (ids from allocate_ids), their postings and block keys: one statement
--- instead of one per article (docs/dedup_results.md, round 3). Every array goes as a literal but the sketches;
--- keywords, title_keywords and title_numbers hold one array literal per article. The sketches are one binary
--- bigint[] of every row's hashes in order (near_duplicate_index.BigintArrayBinary), a row's the slice up to its
--- end in sketch_ends, of sketch_lengths hashes. Scores go through float8, as a bound float did.
+-- instead of one per article (benchmarks/near_duplicate_throughput.py --postgres). Every array goes as a literal
+-- but the sketches; keywords, title_keywords and title_numbers hold one array literal per article. The sketches
+-- are one binary bigint[] of every row's hashes in order (store/near_duplicate/index.py BigintArrayBinary), a
+-- row's the slice up to its end in sketch_ends, of sketch_lengths hashes. Scores go through float8, as a bound
+-- float would.
 WITH article AS (
     INSERT INTO near_duplicate_features (id, url, site_id, language, source_hash, body_hash, simhash, token_count,
                                          shingle_count, sketch, keywords, title_keywords, title_numbers,
@@ -161,11 +163,11 @@ LIMIT %(limit)s
 -- name: candidates_batch
 -- The stage's locked lookup for a batch of articles in one round trip (migrations/0006).
 -- The arrays go as literals (newscorpus.store.array_literals), the lock and block keys
--- in binary (near_duplicate_index.BigintArrayBinary). A candidate's features
+-- in binary (store/near_duplicate/index.py BigintArrayBinary). A candidate's features
 -- come once per batch, on its first row (has_features), in the function's row order (WITH ORDINALITY): the batch's
 -- articles share most of their candidates (a site's recent articles), whose features were read up to 64 times
--- over (~13 MB of Python objects per batch of the demo crawl, 2026-11-24); the sketch as array_send gives it
--- (near_duplicate_index.cached_sketch).
+-- over (megabytes of Python objects per batch of the demo crawl); the sketch as array_send gives it
+-- (store/near_duplicate/index.py cached_sketch).
 SELECT role, article, id, url, exact, near, shared, source_hash, canonical_id, canonical_url, duplicate_method,
        duplicate_score, has_members, has_features,
        CASE WHEN has_features THEN language END AS language,

@@ -109,7 +109,7 @@ def test_short_texts_fold_as_the_arrays_fold_them(monkeypatch):
 
 
 def test_bmp_tables_are_those_of_every_character_alone(monkeypatch):
-    """_nfkc_of_bmp (chunks checked at once, issue 18) and _bmp_classes (the BMP's text from an array) against every
+    """_nfkc_of_bmp (chunks checked at once) and _bmp_classes (the BMP's text from an array) against every
     BMP character normalised and matched alone, whatever the chunk size."""
     import numpy as np
 

@@ -190,7 +190,8 @@ def test_sorted_distinct_is_np_unique():
 
 
 def test_features_and_decisions_do_not_import_numpy_ma():
-    """np.unique's first call imports numpy.ma (~6 ms a crawl): the near-duplicate features and decision use none."""
+    """np.unique's first call imports numpy.ma (a cost at every crawl's start): the near-duplicate features and
+    decision use none."""
     import subprocess
     import sys
 

@@ -199,7 +199,7 @@ def test_fingerprint_is_the_weighted_vote_of_the_feature_hashes():
         {},
     ]
     samples += [{f"w{rng.randrange(10**6)}": rng.randint(1, 50) for _ in range(rng.randint(1, 300))} for _ in range(20)]
-    # weights whose sums a float32 would not hold exactly: the vote in integers (simhash_fingerprint._vote); and sums
+    # weights whose sums a float32 would not hold exactly: the vote in integers (simhash._vote); and sums
     # just below that bound (in float32)
     samples += [{"a": 2**51, "b": 2**51 + 1, "c": 1, "d": 2**40 + 3}, {f"w{i}": 2**53 + i for i in range(40)},
                 {"a": 2**23, "b": 2**23 - 1, "c": 1, "d": 3}, {"a": 2**23 - 1, "b": 2**23 - 3, "c": 1},
@@ -248,7 +248,7 @@ def _tied_bodies(rng: random.Random) -> list[tuple[str, str]]:
 
 
 def test_chosen_features_vote_as_the_ranked_features():
-    """body_fingerprint's features chosen without ranking (simhash_fingerprint._chosen_features) give the
+    """body_fingerprint's features chosen without ranking (simhash._chosen_features) give the
     fingerprint of the ranked features (simhash_features, top_features), ties at the MAX_FEATURES cut included."""
     bodies = _tied_bodies(random.Random(18))
     bodies += [("\n".join(ZH_PARAGRAPHS) * 5, "zh"), ("\n\n".join(EN_PARAGRAPHS) * 5, "en"), ("", "zh"), ("", "en"),
@@ -273,7 +273,7 @@ def test_utf8_crc32_of_3_byte_characters_is_zlibs():
 
 
 def test_cjk_crc_tables_are_those_made_with_zlib():
-    """_cjk_crc_tables against the zlib call per character and seed it was made with before (issue 18)."""
+    """_cjk_crc_tables against a zlib call per character and seed."""
     from newscorpus.core.near_duplicate.body_text import CJK_CODES
     from newscorpus.core.near_duplicate.simhash import _cjk_crc_tables, _crc_pair_tables
 

@@ -1,4 +1,4 @@
-"""Issue 15: same-site pairs need stronger evidence than cross-site reprints, and a short text inside a long one is
+"""Same-site pairs need stronger evidence than cross-site reprints, and a short text inside a long one is
 a duplicate only when it is most of the long one."""
 
 from __future__ import annotations

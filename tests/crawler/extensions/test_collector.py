@@ -34,7 +34,7 @@ class Page:
 @pytest.fixture
 def unfrozen_after():
     yield
-    gc.unfreeze()  # the test session's own objects go back to the collector
+    gc.unfreeze()  # the test run's own objects go back to the collector
 
 
 def test_start_up_objects_leave_the_collector_and_later_ones_are_collected(unfrozen_after):

@@ -1,4 +1,4 @@
-"""The crawl's database is resolved and migrated in a thread started before Scrapy builds the stages (issue 18):
+"""The crawl's database is resolved and migrated in a thread started before Scrapy builds the stages:
 `scrapy crawl site` starts it after its checks and the database extension takes it; the result and the errors
 are the same as opening it after the spider opened."""
 

@@ -383,8 +383,9 @@ def test_each_article_of_a_batch_gets_its_own_top_candidates_most_shared_then_mo
 
 
 def test_a_weekly_series_on_one_site_stays_apart_and_its_reprint_elsewhere_is_linked(connection, database_dsn):
-    """Issue 15 through the batch lookup (migrations/0012 returns each candidate's site): a site's series issues
-    are different stories; the same issue on another site is a reprint; resolution decides the same."""
+    """The same-site guards through the batch lookup (migrations/0012 returns each candidate's site): a site's
+    series issues are different stories; the same issue on another site is a reprint; resolution decides the
+    same."""
     from tests.core.near_duplicate.texts import en_quiz, zh_quiz
 
     connection.execute("INSERT INTO sites (name) VALUES ('third')")

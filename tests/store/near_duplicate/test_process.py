@@ -1,4 +1,4 @@
-"""The near-duplicate decision in a process of its own (issue 18), on a fresh schema of the real server: the same
+"""The near-duplicate decision in a process of its own, on a fresh schema of the real server: the same
 outcomes as in the crawl process, a lean child (no Scrapy, Twisted or lxml), a database error raised as the child
 met it, a killed child replaced with its batch decided again, and no child left behind (closed, or its parent
 killed)."""
