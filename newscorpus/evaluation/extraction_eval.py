@@ -431,19 +431,19 @@ def site_folds(items: list[PageItem], k: int, seed: int) -> list[tuple[str, list
 
 
 def _with_constants(values: dict[str, float], system: System) -> System:
-    from newscorpus.core.extraction import default as default_method
+    from newscorpus.core.extraction import region
 
     def run(html: bytes, url: str | None, lang: str | None) -> str:
         # the grid point holds for every page: the per-language values are set aside meanwhile
-        saved = {name: getattr(default_method, name) for name in [*values, "LANGUAGE_CONSTANTS"]}
-        default_method.LANGUAGE_CONSTANTS = {}
+        saved = {name: getattr(region, name) for name in [*values, "LANGUAGE_CONSTANTS"]}
+        region.LANGUAGE_CONSTANTS = {}
         for name, value in values.items():
-            setattr(default_method, name, value)
+            setattr(region, name, value)
         try:
             return system(html, url, lang)
         finally:
             for name, value in saved.items():
-                setattr(default_method, name, value)
+                setattr(region, name, value)
 
     return run
 

@@ -10,8 +10,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from newscorpus.core.extraction import PageFailure, page_lines, prepare_page
-from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import PageFailure, page_lines, prepare_page, region
 from newscorpus.core.extraction.bylines import AUTHOR_ORDER, choose_authors
 from newscorpus.core.extraction.date_sources import STRUCTURED_SOURCES, VISIBLE_SOURCES, choose_dates
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata
@@ -36,7 +35,7 @@ def page_candidates(items: list[MetaItem]) -> list[PageCandidates]:
         page = prepare_page(item.html_path.read_bytes(), url=item.url)
         if isinstance(page, PageFailure):
             continue
-        body = default_method.choose_region(page.blocks, titles=page.head.titles).lines
+        body = region.choose_region(page.blocks, titles=page.head.titles).lines
         pages.append(PageCandidates(item, byline_metadata(page_lines(page.blocks), page.head, body or None)))
     return pages
 

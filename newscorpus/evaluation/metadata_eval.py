@@ -107,7 +107,7 @@ def page_site_keys(html: bytes, url: str | None) -> set[str]:
     from newscorpus.core.decoding import decode_html
     from newscorpus.core.extraction import titles
     from newscorpus.core.extraction.markup import read_markup
-    from newscorpus.core.extraction.normalise import parse_html
+    from newscorpus.core.extraction.parse import parse_html
 
     root = parse_html(decode_html(html).text)
     names = [] if root is None else titles.site_names(read_markup(root), url) + titles.logo_texts(read_markup(root))

@@ -188,7 +188,7 @@ def speed_lines(sites: dict[str, list[Page]], rounds: int = 5) -> list[str]:
 def relayout(html: bytes, xpath: str) -> bytes | None:
     """Rename the body container's class and nest it one level deeper (a new wrapper in its place)."""
     from newscorpus.core.decoding import decode_html
-    from newscorpus.core.extraction.normalise import parse_html
+    from newscorpus.core.extraction.parse import parse_html
 
     root = parse_html(decode_html(html).text)
     if root is None:
@@ -298,7 +298,9 @@ def _static_template_bodies(template_state: str, pages: list[bytes]) -> list[str
 
 def _page_index(html: bytes):
     from newscorpus.core.decoding import decode_html
-    from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+    from newscorpus.core.extraction.block_tree import build_blocks
+    from newscorpus.core.extraction.cleaning import clean_tree
+    from newscorpus.core.extraction.parse import parse_html
 
     root = parse_html(decode_html(html).text)
     clean_tree(root)

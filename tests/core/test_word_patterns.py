@@ -39,13 +39,13 @@ def _texts(words: list[str], count: int, seed: int) -> list[str]:
 
 
 def test_grouped_hint_words_match_the_flat_alternation():
-    from newscorpus.core.extraction import normalise
+    from newscorpus.core.extraction import class_hints
 
-    flat = re.compile(f"{normalise.NEGATIVE_HINT.pattern.lower()}|{normalise.POSITIVE_HINT.pattern.lower()}")
+    flat = re.compile(f"{class_hints.NEGATIVE_HINT.pattern.lower()}|{class_hints.POSITIVE_HINT.pattern.lower()}")
     words = flat.pattern.replace("?", "").split("|")
     samples = _texts(words, 4000, 5) + ["mainav footer commentary tagslist tag-list hotnews hot-news"]
     for sample in samples:
-        assert [m.span() for m in normalise._HINT_WORDS.finditer(sample)] == \
+        assert [m.span() for m in class_hints._HINT_WORDS.finditer(sample)] == \
             [m.span() for m in flat.finditer(sample)], sample
 
 

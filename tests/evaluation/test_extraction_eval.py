@@ -212,15 +212,15 @@ def test_the_extraction_eval_loads_no_crawl_or_database_library():
 
 
 def test_a_grid_point_holds_for_pages_of_every_language() -> None:
-    from newscorpus.core.extraction import default
+    from newscorpus.core.extraction import region
 
     seen = []
 
     def system(html: bytes, url: str | None, lang: str | None) -> str:
-        seen.append((default.SIMILAR_FROM_SHARE, default.tuned_constants("zh")["SIMILAR_FROM_SHARE"]))
+        seen.append((region.SIMILAR_FROM_SHARE, region.tuned_constants("zh")["SIMILAR_FROM_SHARE"]))
         return ""
 
-    shipped = dict(default.LANGUAGE_CONSTANTS)
+    shipped = dict(region.LANGUAGE_CONSTANTS)
     ev._with_constants({"SIMILAR_FROM_SHARE": 0.15}, system)(b"", None, "zh")
     assert seen == [(0.15, 0.15)]
-    assert default.LANGUAGE_CONSTANTS == shipped
+    assert region.LANGUAGE_CONSTANTS == shipped

@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from newscorpus.core.decoding import decode_html
-from newscorpus.core.extraction import blocks as blocks_method
-from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import block_scoring, region
 from newscorpus.core.extraction import punctuation as punctuation_method
+from newscorpus.core.extraction.block_tree import Block, build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.line_kinds import line_kinds
 from newscorpus.core.extraction.markup import read_markup
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata
-from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
 from newscorpus.core.extraction.page_kind import is_listing
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.text import detect_language
 
 __all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
@@ -136,7 +137,7 @@ def extract(
     method: str = "default",
     max_seconds: float = 5.0,
     max_bytes: int = MAX_PAGE_BYTES,
-    model: blocks_method.BlockModel | None = None,
+    model: block_scoring.BlockModel | None = None,
     learned: object = True,
 ) -> Extraction:
     """Extract the article of one page. Never raises: failures come back with a `reason`.
@@ -219,7 +220,7 @@ def _extract(
     method: str,
     max_seconds: float,
     max_bytes: int,
-    model: blocks_method.BlockModel | None,
+    model: block_scoring.BlockModel | None,
     learned: object = True,
 ) -> Extraction:
     if method not in METHODS:
@@ -230,14 +231,14 @@ def _extract(
         return Extraction.failure(page.reason, page.encoding, method)
     blocks, head, encoding = page.blocks, page.head, page.encoding
 
-    model = model or blocks_method.load_model()
+    model = model or block_scoring.load_model()
     headline_found = False
     if method == "punctuation":
         lines = punctuation_method.select_lines(blocks, model.punctuation_p)
     elif method == "blocks":
-        lines = blocks_method.select_blocks(blocks, model)
+        lines = block_scoring.select_blocks(blocks, model)
     else:
-        choice = default_method.choose_region(blocks, titles=head.titles, learned=learned)
+        choice = region.choose_region(blocks, titles=head.titles, learned=learned)
         lines = choice.lines
         headline_found = choice.headline is not None
     # Whether the page holds an article is the rules' call: the learned block model (block_classifier.py) adds to

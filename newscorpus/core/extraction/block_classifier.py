@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
+from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import prose_value
 from newscorpus.core.text import language_of_texts
 

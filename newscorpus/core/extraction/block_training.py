@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from newscorpus.core.extraction import block_classifier, prepare_page
-from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import block_classifier, prepare_page, region
 from newscorpus.core.extraction.training import match_gold
 
 # LightGBM settings. Round 5 chose 40 trees at learning rate 0.15 (scratch runs of 2026-11-24 over 7 / 15 / 31
@@ -66,11 +65,11 @@ def page_rows(html: bytes, gold: str, url: str | None = None) -> PageRows | None
     if not hasattr(page, "blocks") or not page.blocks:
         return None
     blocks = page.blocks
-    language = default_method.page_language(blocks)
-    choice = default_method.choose_region(blocks, titles=page.head.titles, learned=False)
+    language = region.page_language(blocks)
+    choice = region.choose_region(blocks, titles=page.head.titles, learned=False)
     indices = block_classifier.candidates(blocks)
-    window = default_method.item_window(blocks, choice.headline) if choice.headline is not None else None
-    comments = default_method.comment_sections(blocks)
+    window = region.item_window(blocks, choice.headline) if choice.headline is not None else None
+    comments = region.comment_sections(blocks)
     rows = block_classifier.block_features(blocks, choice.kept, choice.roots, choice.headline, language, indices,
                                            window, comments)
     tokens, matched, _ = match_gold(blocks, gold)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from newscorpus.core.extraction.normalise import Block
+from newscorpus.core.extraction.block_tree import Block
 
 HEADLINE_TAGS = ("h1",)
 # A heading matches a title when one contains the other (after removing spaces/punctuation) and the

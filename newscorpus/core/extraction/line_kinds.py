@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
+from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 
 CODE = "c"
 HEADING = "h"

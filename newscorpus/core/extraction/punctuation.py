@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newscorpus.core.extraction.normalise import PUNCT_RE, Block
+from newscorpus.core.extraction.block_tree import PUNCT_RE, Block
 
 # Paper 000 found that every page's body is extracted for p <= 0.3 (10 sites, 2000 pages, p swept
 # 0.01..0.9). Re-calibrated on the dev data by `newscorpus train extraction` (see model.json

@@ -15,9 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from newscorpus.core.decoding import decode_html
-from newscorpus.core.extraction import blocks as block_scoring
-from newscorpus.core.extraction.blocks import FEATURES, MODEL_PATH, BlockModel
-from newscorpus.core.extraction.normalise import Block, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction import block_scoring
+from newscorpus.core.extraction.block_scoring import FEATURES, MODEL_PATH, BlockModel
+from newscorpus.core.extraction.block_tree import Block, build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.pso import maximise
 from newscorpus.core.extraction.punctuation import punctuation_ratio
 from newscorpus.core.text import tokenize

@@ -21,11 +21,11 @@ from newscorpus.core.extraction import (
     extract,
     no_body_reason,
     page_lines,
+    region,
 )
-from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction.block_tree import Block, build_blocks
 from newscorpus.core.extraction.line_kinds import line_kinds
 from newscorpus.core.extraction.metadata import byline_metadata
-from newscorpus.core.extraction.normalise import Block, build_blocks
 from newscorpus.core.extraction.page_kind import is_listing
 from newscorpus.core.site_aware import dom_diff, page_budget
 from newscorpus.core.site_aware import templates as templates_module
@@ -227,7 +227,7 @@ class SiteAwareExtractor:
         self,
         page: ParsedPage,
         state: SiteState,
-        choice: default_method.RegionChoice,
+        choice: region.RegionChoice,
         template_text: bool,
         recent: frozenset[int],
     ) -> Extraction | None:
@@ -334,7 +334,7 @@ class SiteAwareExtractor:
             if position + 1 < len(references):  # the next reference is compared with the pruned page
                 skeleton = build_skeleton(body)
         clock.check()
-        lines = default_method.choose_region(build_blocks(pruned), titles=page.head.titles).lines
+        lines = region.choose_region(build_blocks(pruned), titles=page.head.titles).lines
         generic = page.choice().lines
         known = set(generic)
         if not lines or sum(line in known for line in lines) >= config.same_region_share * len(lines):
@@ -345,14 +345,14 @@ class SiteAwareExtractor:
             return None  # a short region elsewhere is a teaser, not an article the template text hid
         return text if chars >= MIN_BODY_CHARS else None
 
-    def _observe_if_confident(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
+    def _observe_if_confident(self, page: ParsedPage, state: SiteState, choice: region.RegionChoice) -> None:
         """Observe a page read without a template when its body is an article the generic method is sure of."""
         body = "\n".join(choice.lines)
         minimum = self.config.induce_min_confidence
         if body_chars(body) >= MIN_BODY_CHARS and _page_confidence(body, page.blocks) >= minimum:
             self._observe(page, state, choice)
 
-    def _observe(self, page: ParsedPage, state: SiteState, choice: default_method.RegionChoice) -> None:
+    def _observe(self, page: ParsedPage, state: SiteState, choice: region.RegionChoice) -> None:
         if not self.config.learn or not self.config.use_templates:
             return
         url = page.url

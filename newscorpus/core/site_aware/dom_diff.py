@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from newscorpus.core.extraction.normalise import BLOCK_TAGS, remove_keeping_tail
+from newscorpus.core.extraction.block_tree import BLOCK_TAGS
+from newscorpus.core.extraction.cleaning import remove_keeping_tail
 from newscorpus.core.site_aware.skeleton import Skeleton, element_children, own_text
 
 SHIFT = 2

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newscorpus.core.extraction import PageFailure, prepare_page
-from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import PageFailure, prepare_page, region
+from newscorpus.core.extraction.block_tree import Block
 from newscorpus.core.extraction.metadata import Metadata
-from newscorpus.core.extraction.normalise import Block
 from newscorpus.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
 from newscorpus.core.site_aware.templates import PageIndex
 
@@ -27,13 +26,13 @@ class ParsedPage:
     head: Metadata
     encoding: str | None
     marked_article: bool = False
-    _choice: default_method.RegionChoice | None = None
+    _choice: region.RegionChoice | None = None
     _index: PageIndex | None = None
     _skeleton: Skeleton | None = None
 
-    def choice(self) -> default_method.RegionChoice:
+    def choice(self) -> region.RegionChoice:
         if self._choice is None:
-            self._choice = default_method.choose_region(self.blocks, titles=self.head.titles)
+            self._choice = region.choose_region(self.blocks, titles=self.head.titles)
         return self._choice
 
     def index(self) -> PageIndex:

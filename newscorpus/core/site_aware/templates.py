@@ -17,9 +17,9 @@ from functools import lru_cache
 from lxml import etree
 
 from newscorpus.core.extraction import MIN_BODY_CHARS, body_chars
-from newscorpus.core.extraction.default import hint_dropped, in_caption, keep_line, link_dropped
-from newscorpus.core.extraction.normalise import Block
+from newscorpus.core.extraction.block_tree import Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value
+from newscorpus.core.extraction.region import hint_dropped, in_caption, keep_line, link_dropped
 from newscorpus.core.site_aware.site_titles import fold
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,10 @@ import pytest
 
 from newscorpus.core.extraction import block_classifier as bc
 from newscorpus.core.extraction import block_training
-from newscorpus.core.extraction.default import choose_region, page_language
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import parse_html
+from newscorpus.core.extraction.region import choose_region, page_language
 
 PARAGRAPHS = [
     f"Paragraph {n} of the harbour story says the ferry was late again, and the council asked the operator why "

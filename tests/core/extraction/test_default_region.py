@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from newscorpus.core.extraction import extract
-from newscorpus.core.extraction.default import choose_region
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.headline import find_headline
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.punctuation import punctuation_ratio
+from newscorpus.core.extraction.region import choose_region
 
 EN_PARAGRAPHS = [
     f"Paragraph {n} of the council story says the vote was close, and members argued for an hour before "
@@ -127,21 +129,21 @@ def test_arabic_and_devanagari_sentence_marks_count_as_punctuation() -> None:
 
 
 def test_the_tuned_constants_follow_the_language_of_the_page() -> None:
-    from newscorpus.core.extraction import default
+    from newscorpus.core.extraction import region
 
     def blocks(paragraphs: list[str]) -> list:
         root = parse_html(_page("Story", "".join(f"<p>{p}</p>" for p in paragraphs)))
         clean_tree(root)
         return build_blocks(root)
 
-    assert default.page_language(blocks(ZH_PARAGRAPHS)) == "zh"
-    assert default.page_language(blocks(EN_PARAGRAPHS)) == "en"
+    assert region.page_language(blocks(ZH_PARAGRAPHS)) == "zh"
+    assert region.page_language(blocks(EN_PARAGRAPHS)) == "en"
     module_values = {
-        "EXPAND_PROSE_SHARE": default.EXPAND_PROSE_SHARE,
-        "SIBLING_SHARE": default.SIBLING_SHARE,
-        "SIMILAR_FROM_SHARE": default.SIMILAR_FROM_SHARE,
+        "EXPAND_PROSE_SHARE": region.EXPAND_PROSE_SHARE,
+        "SIBLING_SHARE": region.SIBLING_SHARE,
+        "SIMILAR_FROM_SHARE": region.SIMILAR_FROM_SHARE,
     }
-    assert default.tuned_constants("en") == module_values
-    assert default.tuned_constants(None) == module_values  # a language it cannot tell
-    assert default.tuned_constants("ru") == module_values  # a language without values of its own
-    assert default.tuned_constants("zh") == module_values | default.LANGUAGE_CONSTANTS["zh"]
+    assert region.tuned_constants("en") == module_values
+    assert region.tuned_constants(None) == module_values  # a language it cannot tell
+    assert region.tuned_constants("ru") == module_values  # a language without values of its own
+    assert region.tuned_constants("zh") == module_values | region.LANGUAGE_CONSTANTS["zh"]

@@ -15,10 +15,13 @@ from itertools import accumulate
 import numpy as np
 
 from newscorpus.core.extraction import block_classifier as bc
-from newscorpus.core.extraction import default
-from newscorpus.core.extraction.default import choose_region, comment_sections, item_window
+from newscorpus.core.extraction import region
+from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block, build_blocks
+from newscorpus.core.extraction.class_hints import names_flags
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.headline import item_end
-from newscorpus.core.extraction.normalise import HEADING_TAGS, Block, _names_flags, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.parse import parse_html
+from newscorpus.core.extraction.region import choose_region, comment_sections, item_window
 
 WORDS = ["Subscribe now", "Related stories", "the ferry was late", "Ünïcode “quoted” text", "评论", "版权所有",
          "READ MORE", "log in", "Logİn here", "ſubscribe", "cooKie", "comments", "commentsX", "©", "plain words",
@@ -129,10 +132,10 @@ def test_item_window_matches_the_per_index_test():
 def test_rules_region_shares_its_window_and_comment_sections():
     for blocks, _, _, _, _, _ in _cases(60):
         comments = comment_sections(blocks)
-        choice, window = default._rules_region(blocks, default.PAPER_MAX_RATIO, ("the ferry was late",),
-                                               default.tuned_constants("en"), comments)
+        choice, window = region._rules_region(blocks, region.PAPER_MAX_RATIO, ("the ferry was late",),
+                                               region.tuned_constants("en"), comments)
         assert window == (item_window(blocks, choice.headline) if choice.headline is not None else None)
-        alone = default._region(blocks, default.PAPER_MAX_RATIO, window, default.tuned_constants("en"))
+        alone = region._region(blocks, region.PAPER_MAX_RATIO, window, region.tuned_constants("en"))
         assert (alone.roots, alone.lines, alone.kept) == (choice.roots, choice.lines, choice.kept)
 
 
@@ -144,7 +147,7 @@ def _old_block_features(blocks: list[Block], kept: list[int], roots: list[int], 
     """One row of FEATURES per block in `indices` (the blocks with text; with `positions`, only for the blocks at
     those positions in `indices`), from the rules' decision (`kept`: the blocks whose lines the rules keep,
     `roots`: their region, `headline`: the stated headline's block, `window`: its item window, `comments`: the
-    comment sections, as default.py computes them)."""
+    comment sections, as region.py computes them)."""
     from newscorpus.core.extraction.punctuation import prose_value
 
     n = len(blocks)
@@ -183,7 +186,7 @@ def _old_block_features(blocks: list[Block], kept: list[int], roots: list[int], 
         size = block.chars
         parent = block.parent
         grandparent = blocks[parent].parent if parent >= 0 else -1
-        flags = _names_flags((block.element.get("class") or "") + " " + (block.element.get("id") or ""))
+        flags = names_flags((block.element.get("class") or "") + " " + (block.element.get("id") or ""))
         depth_in = next((block.depth - blocks[r].depth for r in roots if r <= index < blocks[r].end), -1)
         side = 0 if low <= index < high else -1 if index < low else 1
         distance = 0 if side == 0 else (low - index if side < 0 else index - high + 1)

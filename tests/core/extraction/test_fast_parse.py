@@ -10,9 +10,11 @@ from bisect import bisect_left
 from lxml import etree
 
 from newscorpus.core.decoding import decode_html
-from newscorpus.core.extraction import extract, normalise
-from newscorpus.core.extraction.default import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
-from newscorpus.core.extraction.normalise import _XML_DECL, _parse, build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction import class_hints, extract
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import _XML_DECL, _parse, parse_html
+from newscorpus.core.extraction.region import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
 from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
 from newscorpus.core.extraction.titles import KEY_CACHE_SIZE, SEPARATOR, _split, key
 from tests.core.extraction.test_fast_walks import _pages
@@ -174,10 +176,10 @@ def test_title_splits_are_cached_as_the_uncached_split_gives_them():
 
 
 def _token_flag_before(token):
-    """normalise._token_flag's computation before round 7: the comment pattern and every hint word, for every token."""
-    flags = normalise._COMMENT if normalise.COMMENT_TOKEN.match(token) else 0
-    for match in normalise._HINT_WORDS.finditer(token.lower()):
-        flags |= normalise._NEGATIVE if normalise._NEGATIVE_WORD.fullmatch(match.group()) else normalise._POSITIVE
+    """class_hints._token_flag as it was first written: the comment pattern and every hint word, for every token."""
+    flags = class_hints.COMMENT if class_hints.COMMENT_TOKEN.match(token) else 0
+    for match in class_hints._HINT_WORDS.finditer(token.lower()):
+        flags |= class_hints.NEGATIVE if class_hints._NEGATIVE_WORD.fullmatch(match.group()) else class_hints.POSITIVE
     return flags
 
 
@@ -192,8 +194,8 @@ def test_token_flags_without_a_hint_word_match_the_full_test():
         token = "".join(rng.choice(words)[: rng.randint(1, 9)] for _ in range(rng.randint(1, 3)))
         tokens.add("".join(c.upper() if rng.random() < 0.3 else c for c in token))
     for token in tokens:
-        normalise._token_flags.clear()
-        assert normalise._token_flag(token) == _token_flag_before(token), token
+        class_hints._token_flags.clear()
+        assert class_hints._token_flag(token) == _token_flag_before(token), token
 
 
 def test_value_flags_from_the_whole_value_match_the_token_by_token_flags():
@@ -212,17 +214,17 @@ def test_value_flags_from_the_whole_value_match_the_token_by_token_flags():
         value = "".join(token + rng.choice([" ", "  ", "\t", "\n"]) for token in tokens)
         values.add("".join(c.upper() if rng.random() < 0.3 else c for c in value))
     for value in values:
-        normalise._value_flags.clear()
-        normalise._token_flags.clear()
-        expected = normalise._names_flags(value)
-        normalise._token_flags.clear()
-        assert normalise._value_flag(value) == expected, value
-        assert normalise._value_flags[value] == expected
+        class_hints.VALUE_FLAGS.clear()
+        class_hints._token_flags.clear()
+        expected = class_hints.names_flags(value)
+        class_hints._token_flags.clear()
+        assert class_hints.value_flag(value) == expected, value
+        assert class_hints.VALUE_FLAGS[value] == expected
     # issue 16 round 11: a value ending in digits answered from the cached flags of the value ending in "0"
-    normalise._value_flags.clear()
+    class_hints.VALUE_FLAGS.clear()
     for value in sorted(values):
         stem = value.rstrip("0123456789")
         for digits in ("0", "5", "4711", "090"):
-            normalise._token_flags.clear()
-            expected = normalise._names_flags(stem + digits)
-            assert normalise._value_flag(stem + digits) == expected, stem + digits
+            class_hints._token_flags.clear()
+            expected = class_hints.names_flags(stem + digits)
+            assert class_hints.value_flag(stem + digits) == expected, stem + digits

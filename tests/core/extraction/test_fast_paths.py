@@ -3,7 +3,7 @@
 import importlib
 import re
 
-from newscorpus.core.extraction import markup, normalise
+from newscorpus.core.extraction import block_tree, class_hints, markup
 
 # the package exports a function named line_kinds; the module is wanted here
 line_kinds = importlib.import_module("newscorpus.core.extraction.line_kinds")
@@ -28,24 +28,24 @@ def test_prefilter_words_cover_every_alternative_of_their_regex():
     assert all(any(word in part for word in line_kinds._CODE_WORDS) for part in _alternatives(code))
     assert markup.AUTHOR_NAMES.pattern == "|".join(markup.AUTHOR_WORDS)  # no regex syntax: the words are its answer
     # COMMENT_TOKEN's alternatives (its last one, "(?:comments?|reply)[-_](?!open|closed)\w+", as its two starts)
-    assert normalise.COMMENT_TOKEN.pattern == (
+    assert class_hints.COMMENT_TOKEN.pattern == (
         r"^(?:comments?|commentlist|replies|respond|pinglun|disqus\w*|(?:comments?|reply)[-_](?!open|closed)\w+)$")
     # Issue 16 round 11: each start is one of the two without a hint word, or the first word findall finds in it is
     # one of _COMMENT_START_WORDS, from its first letter on, whatever follows it
     for alternative in ("comment", "commentlist", "replies", "respond", "pinglun", "disqus", "comment-", "reply-"):
-        if alternative.startswith(normalise._COMMENT_ONLY_STARTS):
+        if alternative.startswith(class_hints._COMMENT_ONLY_STARTS):
             continue
         for tail in ("", "s", "list", "-open", "_x", "er", "ment", "-nav"):
-            match = normalise._HINT_WORDS.search(alternative + tail)
-            assert match.start() == 0 and match.group() in normalise._COMMENT_START_WORDS, alternative + tail
+            match = class_hints._HINT_WORDS.search(alternative + tail)
+            assert match.start() == 0 and match.group() in class_hints._COMMENT_START_WORDS, alternative + tail
 
 
 def test_the_region_choice_tells_no_language_but_zh():
     """choose_region reads the page's language without the English check (None for "en"): no table it reads holds
     "en"."""
-    from newscorpus.core.extraction import block_classifier, default
+    from newscorpus.core.extraction import block_classifier, region
 
-    assert set(default.LANGUAGE_CONSTANTS) <= {"zh"} and set(block_classifier.RULES_ONLY_LANGUAGES) <= {"zh"}
+    assert set(region.LANGUAGE_CONSTANTS) <= {"zh"} and set(block_classifier.RULES_ONLY_LANGUAGES) <= {"zh"}
 
 
 def test_href_hint_matches_the_case_insensitive_regex():
@@ -78,8 +78,8 @@ def test_token_marks_match_the_regexes():
 
 def _hint_by_groups(names: str) -> int:
     """The whole-string scan with two named groups that the per-token flags replace."""
-    words = re.compile(f"(?P<negative>{normalise.NEGATIVE_HINT.pattern.lower()})|"
-                       f"(?P<positive>{normalise.POSITIVE_HINT.pattern.lower()})")
+    words = re.compile(f"(?P<negative>{class_hints.NEGATIVE_HINT.pattern.lower()})|"
+                       f"(?P<positive>{class_hints.POSITIVE_HINT.pattern.lower()})")
     kinds = {match.lastgroup for match in words.finditer(names.lower())}
     return 0 if len(kinds) == 2 else -1 if "negative" in kinds else 1 if kinds else 0
 
@@ -88,16 +88,16 @@ def test_hints_per_token_match_the_whole_string_scan():
     for first in SAMPLES:
         for second in SAMPLES[:12]:
             names = f"{first} {second}"
-            normalise._value_flags.clear()
-            normalise._token_flags.clear()
-            assert normalise._own_hint(names) == _hint_by_groups(names), names
-            comment = any(map(normalise.COMMENT_TOKEN.match, names.split()))
-            assert normalise.names_comment(names) == comment, names
+            class_hints.VALUE_FLAGS.clear()
+            class_hints._token_flags.clear()
+            assert class_hints.own_hint(names) == _hint_by_groups(names), names
+            comment = any(map(class_hints.COMMENT_TOKEN.match, names.split()))
+            assert class_hints.names_comment(names) == comment, names
 
 
 def test_squash_spaces_matches_the_regex():
     for value in SAMPLES:
-        assert normalise._squash_spaces(value) == normalise._SPACES.sub(" ", value), value
+        assert block_tree._squash_spaces(value) == block_tree._SPACES.sub(" ", value), value
 
 
 def test_byline_hint_matches_the_case_insensitive_regex():

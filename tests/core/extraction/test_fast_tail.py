@@ -12,7 +12,8 @@ from datetime import date
 import numpy as np
 
 from newscorpus.core import text as text_module
-from newscorpus.core.extraction import block_classifier, bylines, date_sources, dates, default, metadata, titles
+from newscorpus.core.extraction import block_classifier, bylines, date_sources, dates, metadata, region, titles
+from newscorpus.core.extraction.block_tree import build_blocks
 from newscorpus.core.extraction.bylines import (
     EN_LABELLED,
     LABEL_ALONE,
@@ -25,6 +26,7 @@ from newscorpus.core.extraction.bylines import (
     _byline_hint,
     _pattern_names,
 )
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.date_sources import (
     MODIFIED_META,
     PUBLISHED_META,
@@ -34,7 +36,7 @@ from newscorpus.core.extraction.date_sources import (
 )
 from newscorpus.core.extraction.dates import parse_date
 from newscorpus.core.extraction.markup import article_objects, read_markup
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.parse import parse_html
 from tests.core.extraction.test_fast_walks import _pages
 
 TODAY = date(2026, 11, 25)
@@ -47,7 +49,7 @@ def _page_blocks(count: int = 200):
         yield build_blocks(root)
 
 
-# --- default.py ---------------------------------------------------------------------------------------------------
+# --- region.py ---------------------------------------------------------------------------------------------------
 
 def _candidate_scores_walk(blocks, values):
     """candidate_scores before round 11: every block walked, subtree characters summed as floats."""
@@ -68,12 +70,12 @@ def _candidate_scores_walk(blocks, values):
             scores[parent] += value
             grandparent = blocks[parent].parent
             if grandparent >= 0:
-                scores[grandparent] += value * default.GRANDPARENT_SHARE
+                scores[grandparent] += value * region.GRANDPARENT_SHARE
     for index, block in enumerate(blocks):
         if scores[index]:
             density = links[index] / chars[index] if chars[index] else 0.0
-            factor = default.POSITIVE_HINT_FACTOR if block.hint > 0 else \
-                default.NEGATIVE_HINT_FACTOR if block.hint < 0 else 1.0
+            factor = region.POSITIVE_HINT_FACTOR if block.hint > 0 else \
+                region.NEGATIVE_HINT_FACTOR if block.hint < 0 else 1.0
             scores[index] *= (1.0 - density) * factor
     return scores
 
@@ -86,8 +88,8 @@ def _subtree_totals_walk(blocks, values, top_hint):
     for index in range(n - 1, -1, -1):
         block = blocks[index]
         total[index] += block.chars
-        if values[index] and block.link_chars <= default.MAX_LINK_DENSITY * block.chars and \
-                not default.hint_dropped(blocks, index, top_hint):
+        if values[index] and block.link_chars <= region.MAX_LINK_DENSITY * block.chars and \
+                not region.hint_dropped(blocks, index, top_hint):
             prose[index] += values[index]
         parent = block.parent
         if parent >= 0:
@@ -98,9 +100,9 @@ def _subtree_totals_walk(blocks, values, top_hint):
 
 def _region_values_list(blocks, max_ratio, window, comments):
     """The region's values before round 11: one list over every block, then the site-chrome list."""
-    values = [0.0 if comments[i] or (window is not None and not window[i]) else default.prose_value(b, max_ratio)
+    values = [0.0 if comments[i] or (window is not None and not window[i]) else region.prose_value(b, max_ratio)
               for i, b in enumerate(blocks)]
-    outside_chrome = [0.0 if value and default.in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
+    outside_chrome = [0.0 if value and region.in_site_chrome(blocks, i) else value for i, value in enumerate(values)]
     return outside_chrome if any(outside_chrome) else values
 
 
@@ -113,18 +115,18 @@ def test_region_values_scores_and_totals_match_the_walks_over_every_block():
     rng = random.Random(111)
     checked = 0
     for blocks in _page_blocks():
-        comments = default.comment_sections(blocks)
+        comments = region.comment_sections(blocks)
         for window in (None, [rng.random() < 0.6 for _ in blocks]):
-            values = default.region_values(blocks, default.PAPER_MAX_RATIO, window, comments)
-            assert _exact(values, _region_values_list(blocks, default.PAPER_MAX_RATIO, window, comments))
-            chars = default.char_prefix(blocks)
-            scores = default.candidate_scores(blocks, values)
+            values = region.region_values(blocks, region.PAPER_MAX_RATIO, window, comments)
+            assert _exact(values, _region_values_list(blocks, region.PAPER_MAX_RATIO, window, comments))
+            chars = region.char_prefix(blocks)
+            scores = region.candidate_scores(blocks, values)
             assert _exact(scores, _candidate_scores_walk(blocks, values))
-            assert _exact(default.candidate_scores(blocks, values, chars), scores)
+            assert _exact(region.candidate_scores(blocks, values, chars), scores)
             for hint in (-1, 0, 1):
                 expected = _subtree_totals_walk(blocks, values, hint)
-                for totals in (default._subtree_totals(blocks, values, hint),
-                               default._subtree_totals(blocks, values, hint, chars)):
+                for totals in (region._subtree_totals(blocks, values, hint),
+                               region._subtree_totals(blocks, values, hint, chars)):
                     assert [_exact([sums[i] for i in range(len(sums))], walked)
                             for sums, walked in zip(totals, expected, strict=True)] == [True, True]
             checked += 1
@@ -136,9 +138,9 @@ def test_region_values_keep_the_chrome_prose_when_it_is_all_the_prose():
     root = parse_html(page)
     clean_tree(root)
     blocks = build_blocks(root)
-    comments = default.comment_sections(blocks)
-    values = default.region_values(blocks, default.PAPER_MAX_RATIO, None, comments)
-    assert any(values) and _exact(values, _region_values_list(blocks, default.PAPER_MAX_RATIO, None, comments))
+    comments = region.comment_sections(blocks)
+    values = region.region_values(blocks, region.PAPER_MAX_RATIO, None, comments)
+    assert any(values) and _exact(values, _region_values_list(blocks, region.PAPER_MAX_RATIO, None, comments))
 
 
 # --- titles.py ----------------------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ import re
 
 from lxml import etree
 
-from newscorpus.core.extraction import markup, normalise
-from newscorpus.core.extraction.normalise import (
+from newscorpus.core.extraction import block_tree, class_hints, cleaning, markup
+from newscorpus.core.extraction.block_tree import (
     BLOCK_TAGS,
     BOLD_TAGS,
     CHROME_TAGS,
@@ -16,12 +16,12 @@ from newscorpus.core.extraction.normalise import (
     Block,
     _squash_spaces,
     build_blocks,
-    clean_tree,
-    parse_html,
 )
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import parse_html
 
 line_kinds = importlib.import_module("newscorpus.core.extraction.line_kinds")
-# The XPaths normalise.email_fields and normalise.holds_content replaced
+# The XPaths cleaning.email_fields and cleaning.holds_content replaced
 EMAIL_FIELDS = etree.XPath("descendant-or-self::input[translate(@type, 'EMAIL', 'email') = 'email']")
 HOLDS_CONTENT = etree.XPath("boolean(.//p | .//main | .//article | .//section | .//h1 | .//h2 | .//h3)")
 # ... and the separate walk that read the article mark before read_markup did (page_kind.article_marked)
@@ -30,7 +30,7 @@ LD_SCRIPTS = etree.XPath("descendant-or-self::script[@type='application/ld+json'
 
 
 def article_marked(root) -> bool:
-    document = normalise.document_element(root)
+    document = cleaning.document_element(root)
     if any(str(value).strip().lower() == "article" for value in OG_TYPES(document)):
         return True
     return any(markup.ARTICLE_LD.search(str(text)) for text in LD_SCRIPTS(document))
@@ -66,7 +66,7 @@ def _stack_walk_blocks(root):
                     if names == " ":
                         block.hint, block.comment = inherited, comments[-1]
                     else:
-                        marks = (normalise._own_hint(names), normalise.names_comment(names))
+                        marks = (class_hints.own_hint(names), class_hints.names_comment(names))
                         block.hint = inherited if inherited < 0 else marks[0] or inherited
                         block.comment = comments[-1] or marks[1]
                 blocks.append(block)
@@ -198,7 +198,7 @@ def test_blocks_carry_their_class_and_name_flags_as_the_element_reads_give():
             for block in build_blocks(element):
                 names = block.element.get("class") or ""
                 assert block.class_names == names, page
-                assert block.name_flags == normalise._names_flags(names + " " + (block.element.get("id") or "")), page
+                assert block.name_flags == class_hints.names_flags(names + " " + (block.element.get("id") or "")), page
 
 
 def test_block_walk_matches_on_subtrees_and_an_anchor_root():
@@ -214,7 +214,7 @@ def test_finish_matches_the_line_by_line_form():
                 fast, slow = Block(None, "p", 0, 1), Block(None, "p", 0, 1)
                 fast.parts, slow.parts = [first, second], [first + second]
                 fast.link_chars = slow.link_chars = link_chars
-                normalise._finish(fast)
+                block_tree._finish(fast)
                 _line_by_line_finish(slow)
                 assert [getattr(fast, name) for name in BLOCK_FIELDS] == \
                     [getattr(slow, name) for name in BLOCK_FIELDS], (first, second)
@@ -224,7 +224,7 @@ def test_markup_walk_finds_the_dialogs_and_article_mark_of_the_separate_walks():
     for page in _pages():
         root = parse_html(page)
         read = markup.read_markup(root)
-        assert read.dialogs == normalise.dialogs(root), page
+        assert read.dialogs == cleaning.dialogs(root), page
         assert read.article_marked == article_marked(root), page
         expected = parse_html(page)
         clean_tree(expected)
@@ -242,13 +242,13 @@ def test_found_dialogs_inside_dropped_elements_change_nothing():
 
 
 def test_grouped_hint_words_match_the_flat_alternation():
-    flat = re.compile(f"{normalise.NEGATIVE_HINT.pattern.lower()}|{normalise.POSITIVE_HINT.pattern.lower()}")
+    flat = re.compile(f"{class_hints.NEGATIVE_HINT.pattern.lower()}|{class_hints.POSITIVE_HINT.pattern.lower()}")
     words = flat.pattern.replace("?", "").replace("-", "").split("|")
     rng = random.Random(5)
     samples = [" ".join(NAMES), "mainav", "footer", "commentary", "tagslist tag-list hotnews hot-news"]
     samples += ["".join(rng.choice(words)[: rng.randint(1, 9)] for _ in range(4)) for _ in range(3000)]
     for sample in samples:
-        assert [m.span() for m in normalise._HINT_WORDS.finditer(sample)] == \
+        assert [m.span() for m in class_hints._HINT_WORDS.finditer(sample)] == \
             [m.span() for m in flat.finditer(sample)], sample
 
 
@@ -289,21 +289,21 @@ def test_stopword_spellings_count_as_lower_casing_each_word():
 
 
 def test_shared_subtree_totals_give_what_each_step_computes_alone():
-    from newscorpus.core.extraction import default
+    from newscorpus.core.extraction import region
 
     for page in _pages(100):
         root = parse_html(page)
         clean_tree(root)
         blocks = build_blocks(root)
-        values = [default.prose_value(block) for block in blocks]
+        values = [region.prose_value(block) for block in blocks]
         for hint in (-1, 0, 1):
-            totals = default._subtree_totals(blocks, values, hint)
+            totals = region._subtree_totals(blocks, values, hint)
             roots = [index for index in range(1, len(blocks)) if values[index]][:1] or [0]
-            expanded = default.expand_upwards(blocks, roots, values, hint, totals=totals)
-            assert expanded == default.expand_upwards(blocks, roots, values, hint)
+            expanded = region.expand_upwards(blocks, roots, values, hint, totals=totals)
+            assert expanded == region.expand_upwards(blocks, roots, values, hint)
             roots = expanded
-            assert default.join_similar_siblings(blocks, roots, values, hint, totals) == \
-                default.join_similar_siblings(blocks, roots, values, hint)
+            assert region.join_similar_siblings(blocks, roots, values, hint, totals) == \
+                region.join_similar_siblings(blocks, roots, values, hint)
 
 
 def test_content_and_email_walks_answer_as_their_xpaths():
@@ -312,6 +312,6 @@ def test_content_and_email_walks_answer_as_their_xpaths():
                            "</body></html>"]
     for page in pages:
         root = parse_html(page)
-        assert normalise.email_fields(root) == EMAIL_FIELDS(normalise.document_element(root)), page
+        assert cleaning.email_fields(root) == EMAIL_FIELDS(cleaning.document_element(root)), page
         for element in root.iter():
-            assert normalise.holds_content(element) == HOLDS_CONTENT(element), page
+            assert cleaning.holds_content(element) == HOLDS_CONTENT(element), page

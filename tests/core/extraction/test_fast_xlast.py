@@ -7,21 +7,19 @@ import random
 
 from lxml import etree
 
-from newscorpus.core.extraction.markup import PageMarkup, read_markup
-from newscorpus.core.extraction.normalise import (
+from newscorpus.core.extraction.block_tree import Block, _finish, _squash_spaces
+from newscorpus.core.extraction.cleaning import (
     BUTTON_MAX_CHARS,
     DROPPED_TAGS,
-    Block,
-    _finish,
     _is_email_field,
-    _squash_spaces,
     clean_tree,
     holds_content,
     more_text_than,
-    parse_html,
     remove_keeping_tail,
     signup_box,
 )
+from newscorpus.core.extraction.markup import PageMarkup, read_markup
+from newscorpus.core.extraction.parse import parse_html
 from tests.core.extraction.test_fast_walks import _pages
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from newscorpus.core.extraction import extract
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.line_kinds import line_kinds
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.parse import parse_html
 
 PAGE = """<html><head><title>Reading logs without grep</title></head><body>
 <div class="post"><h1>Reading logs without grep</h1>

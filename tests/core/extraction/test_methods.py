@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from newscorpus.core.extraction import blocks as block_scoring
+from newscorpus.core.extraction import block_scoring
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata, iso_date
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.pso import PSOConfig, maximise
 from newscorpus.core.extraction.punctuation import is_body_line, punctuation_ratio, select_lines
 

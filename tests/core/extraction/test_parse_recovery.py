@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from newscorpus.core.extraction import extract
-from newscorpus.core.extraction.normalise import clean_tree, parse_html
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.repair import close_title, swallowing_title
 
 STORY = "".join(

@@ -4,7 +4,9 @@ paragraphs with many links and split paragraph runs."""
 from __future__ import annotations
 
 from newscorpus.core.extraction import extract
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import parse_html
 
 EN_PARAGRAPHS = [
     f"Paragraph {n} of the council story says the vote was close, and members argued for an hour before "

@@ -3,9 +3,10 @@ compete with the article (round 3 of issue 3)."""
 
 from __future__ import annotations
 
-from newscorpus.core.extraction import default as default_method
-from newscorpus.core.extraction import extract
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html, signup_box
+from newscorpus.core.extraction import extract, region
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree, signup_box
+from newscorpus.core.extraction.parse import parse_html
 
 EN_CAPTION = "The actor explains, in some detail, how the prosthetic head for the series was made."
 EN_PARAGRAPHS = [
@@ -84,7 +85,7 @@ def test_prose_in_footer_nav_aside_does_not_score() -> None:
     root = parse_html(html)
     clean_tree(root)
     blocks = build_blocks(root)
-    chrome = [i for i, b in enumerate(blocks) if b.chars and default_method.in_site_chrome(blocks, i)]
+    chrome = [i for i, b in enumerate(blocks) if b.chars and region.in_site_chrome(blocks, i)]
     assert chrome and all(blocks[i].text != EN_CAPTION for i in chrome)
     assert extract(html).body == EN_CAPTION
 

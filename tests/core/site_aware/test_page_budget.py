@@ -3,7 +3,8 @@
 import pytest
 
 from newscorpus.core.extraction import extract
-from newscorpus.core.extraction.normalise import clean_tree, parse_html
+from newscorpus.core.extraction.cleaning import clean_tree
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.site_aware.cascade import (
     METHOD_LARGE_PAGE,
     METHOD_OUT_OF_TIME,

@@ -1,16 +1,18 @@
-from newscorpus.core.extraction import default as default_method
+from newscorpus.core.extraction import region
+from newscorpus.core.extraction.block_tree import build_blocks
+from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.metadata import head_metadata
-from newscorpus.core.extraction.normalise import build_blocks, clean_tree, parse_html
+from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.site_aware import templates as t
 from tests.core.site_aware.pages import article, url
 
 
-def page_index(html: str) -> tuple[t.PageIndex, default_method.RegionChoice]:
+def page_index(html: str) -> tuple[t.PageIndex, region.RegionChoice]:
     root = parse_html(html)
     head = head_metadata(root)
     clean_tree(root)
     blocks = build_blocks(root)
-    return t.PageIndex(root, blocks), default_method.choose_region(blocks, titles=head.titles)
+    return t.PageIndex(root, blocks), region.choose_region(blocks, titles=head.titles)
 
 
 def induced(k: int = 3) -> t.SiteTemplate | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
+from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 
 MODEL_PATH = Path(__file__).with_name("model.json")
 

@@ -16,8 +16,8 @@ from itertools import accumulate, compress
 from operator import attrgetter
 
 from newscorpus.core.extraction import block_classifier
+from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 from newscorpus.core.extraction.headline import find_headline, item_end
-from newscorpus.core.extraction.normalise import HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value, punctuation_ratio
 from newscorpus.core.text import HAN_UNIFIED, characters, language_of_texts
 

@@ -1,0 +1,154 @@
+"""Drop the parsed tree's non-content elements in place: scripts, media and form controls (paper 000 §2.1's drop
+list), dialogs, and e-mail sign-up boxes."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from newscorpus.core.extraction.markup import DIALOG_ROLES, NESTING_DROPS, PageMarkup
+
+# Paper 000 §2.1 drop list plus select/button/svg/... (no article text). Not <form>: ASP.NET pages wrap
+# the whole page in one form (zh_web_content_69 has such pages).
+DROPPED_TAGS = (
+    "script", "style", "img", "iframe", "object", "meta", "applet", "link", "noscript",
+    "embed", "svg", "canvas", "video", "audio", "source", "picture", "template", "select", "option",
+    "button", "input", "textarea", "head", "map", "math",
+)  # fmt: skip
+# Dialogs (cookie notices, consent and sign-up pop-ups) are not the page's content: WAI-ARIA marks them
+# role="dialog"/"alertdialog" or aria-modal="true". Dropping them moved en F1 .928 -> .938 on the dev
+# pages (2026-11-22: the two nbcnews.com pages, whose consent dialog holds a long cookie policy); the
+# other candidates measured then did not pay: hidden / display:none / aria-hidden="true" elements
+# (en -0.0001 to +0.0001, a few pages worse: some sites hide body text until a script shows it).
+# Found by a walk in Python: the XPath "//*[@role='dialog' or ...]" took ~0.6 ms per page on the dev sets, the walk
+# half of that (issue 16, 2026-11-24).
+
+
+def dialogs(root: etree._Element) -> list[etree._Element]:
+    """The document's elements (all of it, as "//" reads it, wherever `root` is) marked as a dialog, in document
+    order."""
+    return [element for element in document_element(root).iter(etree.Element)
+            if element.get("role") in DIALOG_ROLES or element.get("aria-modal") == "true"]
+
+
+def document_element(element: etree._Element) -> etree._Element:
+    """The document's root element: "descendant-or-self::" from it finds what "//" finds, in far less CPU in libxml2
+    (a third for the e-mail fields and page_kind's queries on the dev sets; issue 16, 2026-11-24)."""
+    return element.getroottree().getroot()
+
+
+# E-mail sign-up boxes (newsletter, "get our stories in your inbox") are not the page's content; their one
+# sure mark is an e-mail input field, found in any markup (utility-CSS sites give no class hint). The box
+# is the largest ancestor of the field holding at most SIGNUP_BOX_MAX_CHARS non-space characters once
+# scripts are gone, and no <p> of its own beside the box (so a short article holding a box keeps its text).
+# Swept on the dev pages (2026-11-22, with the landmark rule of default.py): 200 / 400 / 600 / 800 / 1200 /
+# 2000 gave en .9474 / .9540 / .9540 / .9540 / .9486 / .9420, zh .9566 and cleanportaleval .9239 throughout;
+# at 200 a box's intro lines stay, from 1200 the box grows into a short video description (aeon.co) and a
+# teaser column (theverge.com). Middle of the 400-800 plateau chosen. Comment forms ("name, e-mail,
+# website") go too, which is no loss.
+SIGNUP_BOX_MAX_CHARS = 600
+_EMAIL_CASE = str.maketrans("EMAIL", "email")  # XPath translate(@type, 'EMAIL', 'email')
+
+
+def email_fields(root: etree._Element) -> list[etree._Element]:
+    """The document's e-mail input fields (what "descendant-or-self::input[translate(@type, 'EMAIL', 'email') =
+    'email']" finds from the document element; tests/core/extraction/test_fast_walks.py compares them), in document
+    order: libxml2's tag-filtered walk instead of the XPath engine's (~0.1 ms less per page on the dev sets; issue 16,
+    2026-11-24)."""
+    return [field for field in document_element(root).iter("input") if _is_email_field(field)]
+
+
+def _is_email_field(field: etree._Element) -> bool:
+    return (field.get("type") or "").translate(_EMAIL_CASE) == "email"
+
+
+# A <button> holds a label; one that holds paragraphs, headings or sections, or this much text, wraps page
+# content: a </button> met while a <div> opened inside the button is still open is ignored by libxml2, which
+# then nests the rest of the page, <main> included, inside the button (wcxb_train: 5 pages of one publishing
+# platform kept 4-5 blocks and no body). Such a button is kept as a plain container instead of dropped.
+# Labels and menus are short; 1000 characters leaves room for a menu dropped with its button. Only <button>:
+# a <textarea> holding much text holds escaped markup (1905.com), not page content.
+BUTTON_MAX_CHARS = 1000
+# The same for the other dropped elements that an unclosed start tag can make hold the page (markup.NESTING_DROPS:
+# a <select>, an <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a
+# container. Not the text-count test: a <select> of 200 countries holds 2,000 characters of options.
+# Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
+# which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
+_CONTENT_TAGS = ("p", "main", "article", "section", "h1", "h2", "h3")
+
+
+def holds_content(element: etree._Element) -> bool:
+    """Whether the element holds any of _CONTENT_TAGS ("boolean(.//p | .//main | ...)", which test_fast_walks.py
+    compares), from one tag-filtered walk of its descendants that stops at the first hit (the XPath union walked them
+    once per tag: ~0.2 ms per page on the dev sets; issue 16, 2026-11-24)."""
+    for _ in element.iterdescendants(*_CONTENT_TAGS):
+        return True
+    return False
+
+
+def remove_keeping_tail(element: etree._Element) -> None:
+    """Remove an element from the tree in place, keeping the text that follows it (its tail)."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)
+
+
+def more_text_than(element: etree._Element, max_chars: int) -> bool:
+    """Whether the element's text, descendants included, has more than max_chars non-space characters; reads
+    only as far as it needs to (a page with many e-mail fields asks this of the whole page once per field)."""
+    chars = 0
+    for text in element.itertext():
+        chars += sum(map(len, text.split()))
+        if chars > max_chars:
+            return True
+    return chars > max_chars
+
+
+def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHARS) -> etree._Element | None:
+    """The largest ancestor-or-self of an e-mail field's parent with at most max_chars of text, below <body>,
+    that does not reach a container of paragraphs (a short article holding the box stays)."""
+    box = None
+    element: etree._Element | None = field_parent
+    while element is not None and element.tag not in ("body", "html"):
+        if more_text_than(element, max_chars):
+            break
+        if box is not None and any(child.tag == "p" and child is not box for child in element):
+            break
+        box = element
+        element = element.getparent()
+    return box
+
+
+def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
+    """Drop non-content elements in place (comments are already dropped by the parser): scripts, media and
+    form controls, dialogs, and e-mail sign-up boxes.
+
+    `markup`: `read_markup(root)` (read before cleaning, `root` the document element, the tree unchanged since),
+    whose walk found the elements asked for here (its inputs, buttons, NESTING_DROPS and dialogs), which saves four
+    walks; the dialogs the drops below detach are skipped, as `dialogs(root)` after the drops would not see them
+    (a dropped element has no parent; one inside a dropped element is removed from the detached copy only)."""
+    fields = email_fields(root) if markup is None else [field for field in markup.inputs if _is_email_field(field)]
+    field_parents = [field.getparent() for field in fields]
+    buttons = root.iter("button") if markup is None else markup.buttons
+    # An element without children holds no element, and a text of at most BUTTON_MAX_CHARS characters holds no more
+    # non-space ones: ~3 of the ~6 buttons and most of the ~7 NESTING_DROPS elements of a page are answered without
+    # the two walks (41 -> 28 us a page on every second dev page; issue 16 round 11, 2026-11-25; test_fast_tail.py
+    # compares)
+    for button in [b for b in buttons if (len(b) or len(b.text or "") > BUTTON_MAX_CHARS)
+                   and (holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS))]:
+        button.tag = "div"
+    nesting = root.iter(*NESTING_DROPS) if markup is None else markup.nesting
+    for element in [e for e in nesting if len(e) and holds_content(e)]:
+        element.tag = "div"
+    etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    boxes = [signup_box(parent) for parent in field_parents if parent is not None]
+    found = dialogs(root) if markup is None else markup.dialogs
+    for element in found + [box for box in boxes if box is not None]:
+        if element.getparent() is not None:
+            remove_keeping_tail(element)
