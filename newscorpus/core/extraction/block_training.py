@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from newscorpus.core.extraction import block_classifier, prepare_page, region
+from newscorpus.core.extraction.block_features import FEATURES, block_features
 from newscorpus.core.extraction.training import match_gold
 
 # LightGBM settings. Round 5 chose 40 trees at learning rate 0.15 (scratch runs of 2026-11-24 over 7 / 15 / 31
@@ -70,8 +71,7 @@ def page_rows(html: bytes, gold: str, url: str | None = None) -> PageRows | None
     indices = block_classifier.candidates(blocks)
     window = region.item_window(blocks, choice.headline) if choice.headline is not None else None
     comments = region.comment_sections(blocks)
-    rows = block_classifier.block_features(blocks, choice.kept, choice.roots, choice.headline, language, indices,
-                                           window, comments)
+    rows = block_features(blocks, choice.kept, choice.roots, choice.headline, language, indices, window, comments)
     tokens, matched, _ = match_gold(blocks, gold)
     labels = np.array([tokens[i] > 0 and matched[i] >= 0.5 * tokens[i] for i in indices], dtype=float)
     kept = set(choice.kept)
@@ -105,7 +105,7 @@ def fit(pages: list[PageRows], seed: int, source: dict | None = None, groups: li
     booster = lightgbm.train({**PARAMS, "seed": seed}, dataset, ROUNDS)
     trees = [_flatten(tree["tree_structure"]) for tree in booster.dump_model()["tree_info"]]
     return {
-        "features": list(block_classifier.FEATURES),
+        "features": list(FEATURES),
         "threshold": THRESHOLD,
         "base": 0.0,
         "depth": max(depth for _, depth in trees),

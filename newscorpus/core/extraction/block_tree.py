@@ -87,7 +87,6 @@ def build_blocks(root: etree._Element) -> list[Block]:
     parts = current.parts
     if root.text:
         parts.append(root.text)
-    value_flags = VALUE_FLAGS
     walk = etree.iterwalk(root, events=("start", "end"))
     next(walk)  # the root's own start (its text is read above)
     # One pass over start/end events; `current` and its `parts` change only when a block opens or closes
@@ -98,28 +97,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
             if tag in BLOCK_TAGS:
                 if tag in CHROME_TAGS:
                     chrome_depth += 1
-                hint, comment = current.hint, current.comment
-                # the flags of "class id" (as names_flags reads the joined string): those of each value
-                flags = 0
-                names = element.get("class")
-                if names:
-                    flags = value_flags.get(names)
-                    if flags is None:
-                        flags = value_flag(names)
-                else:
-                    names = ""
-                value = element.get("id")
-                if value:
-                    flag = value_flags.get(value)
-                    flags |= value_flag(value) if flag is None else flag
-                if flags and tag != "body":  # <body>'s class names the page's layout: no hint, no comment section
-                    if hint >= 0:
-                        hint = HINT_OF_FLAGS[flags & 3] or hint
-                    if flags & COMMENT:
-                        comment = True
-                # every field given in order (no keyword or default-factory handling per block)
-                block = Block(element, tag, current_index, current.depth + 1, [], 0, 0, 0, 0, chrome_depth > 0, hint,
-                              comment, 0, "", 0, 0, names, flags)
+                block = _open_block(element, tag, current, current_index, chrome_depth > 0)
                 current_index = len(blocks)
                 blocks.append(block)
                 current = block
@@ -142,9 +120,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
         else:
             if element is current_element:  # a block closes (iterwalk gives the same element object at its end)
                 if element is root:
-                    if element.tag == "a" and element.tail:  # as the stack walk before did for an <a> root
-                        parts.append(element.tail)
-                        current.link_chars += len(element.tail.strip())
+                    _close_root(element, current)
                     break
                 current.end = len(blocks)
                 _finish(current)  # its own text is complete: its parts' list is let go now (see _NO_PARTS)
@@ -165,12 +141,52 @@ def build_blocks(root: etree._Element) -> list[Block]:
                 parts.append(tail)
                 if link_depth:
                     current.link_chars += len(tail.strip())
-    while current_index >= 0:  # the root, and any block left open
-        block = blocks[current_index]
+    _finish_open(blocks, current_index)
+    return blocks
+
+
+def _open_block(element: etree._Element, tag: str, parent: Block, parent_index: int, in_chrome: bool) -> Block:
+    """The block of a block element inside `parent`: its class, the flags of its class and id (as names_flags
+    reads "class id": the union of each value's), and the hint and comment mark it inherits, its own words
+    overriding the inherited hint unless that is negative (<body>'s words name the page's layout: no hint, no
+    comment section)."""
+    hint, comment = parent.hint, parent.comment
+    flags = 0
+    names = element.get("class")
+    if names:
+        flags = VALUE_FLAGS.get(names)
+        if flags is None:
+            flags = value_flag(names)
+    else:
+        names = ""
+    value = element.get("id")
+    if value:
+        flag = VALUE_FLAGS.get(value)
+        flags |= value_flag(value) if flag is None else flag
+    if flags and tag != "body":
+        if hint >= 0:
+            hint = HINT_OF_FLAGS[flags & 3] or hint
+        if flags & COMMENT:
+            comment = True
+    # every field given in order (no keyword or default-factory handling per block)
+    return Block(element, tag, parent_index, parent.depth + 1, [], 0, 0, 0, 0, in_chrome, hint, comment, 0, "", 0, 0,
+                 names, flags)
+
+
+def _close_root(root: etree._Element, block: Block) -> None:
+    """The walk's root closes: an <a> root's tail is its link text too (a subtree walked from an <a>)."""
+    if root.tag == "a" and root.tail:
+        block.parts.append(root.tail)
+        block.link_chars += len(root.tail.strip())
+
+
+def _finish_open(blocks: list[Block], index: int) -> None:
+    """The blocks still open when the walk ends (the root's, and any left open), innermost first."""
+    while index >= 0:
+        block = blocks[index]
         block.end = len(blocks)
         _finish(block)
-        current_index = block.parent
-    return blocks
+        index = block.parent
 
 
 # A finished block's parts: its list is let go as soon as its text is made, when the block closes in the walk. A page's

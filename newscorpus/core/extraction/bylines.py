@@ -119,16 +119,24 @@ def _ld_names(value, graph: dict[str, dict]) -> tuple[tuple[str, ...], bool]:
 
 
 def markup_authors(markup: PageMarkup) -> list[AuthorCandidate]:
-    """Authors the markup states: JSON-LD, microdata, meta tags, rel=author, author-page links, class-marked
-    elements (each source's first answer)."""
-    found: list[AuthorCandidate] = []
+    """Authors the markup states: the first answer of each of MARKUP_AUTHOR_SOURCES, in its order."""
+    return [candidate for candidate in (source(markup) for source in MARKUP_AUTHOR_SOURCES) if candidate is not None]
+
+
+def _json_ld_author(markup: PageMarkup) -> AuthorCandidate | None:
+    """The author (or creator) of the first JSON-LD object that names one, articles first; @id references
+    resolved."""
     graph = {o["@id"]: o for o in markup.json_ld if isinstance(o.get("@id"), str)}
     for item in article_objects(markup):
         value = item.get("author") or item.get("creator")
         names, organisation = _ld_names(value, graph) if value else ((), False)
         if names:
-            found.append(AuthorCandidate("jsonld", names, organisation))
-            break
+            return AuthorCandidate("jsonld", names, organisation)
+    return None
+
+
+def _itemprop_author(markup: PageMarkup) -> AuthorCandidate | None:
+    """The first microdata author or creator outside a comment thread (its content, or its name's text)."""
     for prop, element in markup.itemprops:
         if prop in ("author", "creator") and not _in_comments(element):
             inner = element.find(".//*[@itemprop='name']")
@@ -136,35 +144,57 @@ def markup_authors(markup: PageMarkup) -> list[AuthorCandidate]:
             names = split_names(text, strict=False)
             if names:
                 organisation = "organization" in (element.get("itemtype") or "").lower()
-                found.append(AuthorCandidate("itemprop", names, organisation))
-                break
+                return AuthorCandidate("itemprop", names, organisation)
+    return None
+
+
+def _meta_author(markup: PageMarkup) -> AuthorCandidate | None:
+    """The first of AUTHOR_META that names someone (twitter:data1 only under a "Written by" label)."""
     for key in AUTHOR_META:
         values = markup.meta.get(key)
-        if not values:  # most pages have few of these names (issue 16 round 11, 2026-11-25: no generator for the rest)
+        if not values:
             continue
         if key == "twitter:data1" and (markup.first_meta("twitter:label1") or "").lower() not in (
                 "written by", "author", "by"):
             continue
         names = tuple(dict.fromkeys(n for value in values for n in split_names(value, strict=False)))
         if names:
-            found.append(AuthorCandidate("meta", names[:MAX_AUTHORS]))
-            break
-    for source, elements in (("rel", markup.rel_authors), ("href", markup.author_links)):
-        for element in elements:
-            if _in_comments(element):
-                continue
-            names = split_names(text_of(element, 120) or element.get("title"))
-            if names:
-                found.append(AuthorCandidate(source, names))
-                break
+            return AuthorCandidate("meta", names[:MAX_AUTHORS])
+    return None
+
+
+def _linked_author(source: str, elements: list[etree._Element]) -> AuthorCandidate | None:
+    """The first link outside a comment thread whose text (or title) is a name."""
+    for element in elements:
+        if _in_comments(element):
+            continue
+        names = split_names(text_of(element, 120) or element.get("title"))
+        if names:
+            return AuthorCandidate(source, names)
+    return None
+
+
+def _rel_author(markup: PageMarkup) -> AuthorCandidate | None:
+    return _linked_author("rel", markup.rel_authors)
+
+
+def _href_author(markup: PageMarkup) -> AuthorCandidate | None:
+    return _linked_author("href", markup.author_links)
+
+
+def _marked_author(markup: PageMarkup) -> AuthorCandidate | None:
+    """The first class-marked byline element outside a comment thread that holds names (_marked_names)."""
     for element in markup.author_marked:
         if _in_comments(element):
             continue
         names = _marked_names(element)
         if names:
-            found.append(AuthorCandidate("marked", names))
-            break
-    return found
+            return AuthorCandidate("marked", names)
+    return None
+
+
+# The markup's author sources, in the order their candidates are listed.
+MARKUP_AUTHOR_SOURCES = (_json_ld_author, _itemprop_author, _meta_author, _rel_author, _href_author, _marked_author)
 
 
 def _in_comments(element: etree._Element) -> bool:

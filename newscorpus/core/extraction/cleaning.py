@@ -127,28 +127,43 @@ def signup_box(field_parent: etree._Element, max_chars: int = SIGNUP_BOX_MAX_CHA
 
 def clean_tree(root: etree._Element, markup: PageMarkup | None = None) -> None:
     """Drop non-content elements in place (comments are already dropped by the parser): scripts, media and
-    form controls, dialogs, and e-mail sign-up boxes.
+    form controls (DROPPED_TAGS; those that wrap page content are kept as containers), dialogs, and e-mail sign-up
+    boxes.
 
     `markup`: `read_markup(root)` (read before cleaning, `root` the document element, the tree unchanged since),
     whose walk found the elements asked for here (its inputs, buttons, NESTING_DROPS and dialogs), which saves four
     walks; the dialogs the drops below detach are skipped, as `dialogs(root)` after the drops would not see them
     (a dropped element has no parent; one inside a dropped element is removed from the detached copy only)."""
-    fields = email_fields(root) if markup is None else [field for field in markup.inputs if _is_email_field(field)]
+    if markup is None:
+        fields, buttons, nesting = email_fields(root), root.iter("button"), root.iter(*NESTING_DROPS)
+    else:
+        fields, buttons, nesting = [field for field in markup.inputs if _is_email_field(field)], markup.buttons, \
+            markup.nesting
     field_parents = [field.getparent() for field in fields]
-    buttons = root.iter("button") if markup is None else markup.buttons
-    # An element without children holds no element, and a text of at most BUTTON_MAX_CHARS characters holds no more
-    # non-space ones: ~3 of the ~6 buttons and most of the ~7 NESTING_DROPS elements of a page are answered without
-    # the two walks (41 -> 28 us a page on every second dev page; issue 16 round 11, 2026-11-25; test_fast_tail.py
-    # compares)
-    for button in [b for b in buttons if (len(b) or len(b.text or "") > BUTTON_MAX_CHARS)
-                   and (holds_content(b) or more_text_than(b, BUTTON_MAX_CHARS))]:
-        button.tag = "div"
-    nesting = root.iter(*NESTING_DROPS) if markup is None else markup.nesting
-    for element in [e for e in nesting if len(e) and holds_content(e)]:
-        element.tag = "div"
+    _keep_wrappers(buttons, nesting)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     boxes = [signup_box(parent) for parent in field_parents if parent is not None]
     found = dialogs(root) if markup is None else markup.dialogs
     for element in found + [box for box in boxes if box is not None]:
-        if element.getparent() is not None:
+        if element.getparent() is not None:  # not inside an element dropped before
             remove_keeping_tail(element)
+
+
+def _keep_wrappers(buttons, nesting) -> None:
+    """The buttons and NESTING_DROPS elements that wrap page content become <div>s, which cleaning keeps."""
+    for button in [b for b in buttons if _button_wraps_content(b)]:
+        button.tag = "div"
+    for element in [e for e in nesting if _drop_wraps_content(e)]:
+        element.tag = "div"
+
+
+def _button_wraps_content(button: etree._Element) -> bool:
+    """A button holding paragraphs, headings or sections, or more than BUTTON_MAX_CHARS of text (an element without
+    children holds no element, and a text of at most BUTTON_MAX_CHARS characters no more non-space ones)."""
+    return bool(len(button) or len(button.text or "") > BUTTON_MAX_CHARS) and (
+        holds_content(button) or more_text_than(button, BUTTON_MAX_CHARS))
+
+
+def _drop_wraps_content(element: etree._Element) -> bool:
+    """A NESTING_DROPS element holding paragraphs, headings or sections."""
+    return bool(len(element)) and holds_content(element)

@@ -8,6 +8,7 @@ stays without one, and nothing is converted to another zone, so the calendar day
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from newscorpus.core.word_patterns import grouped_by_first_letter
@@ -106,65 +107,112 @@ def parse_date(text: str | None, today: date | None = None) -> str | None:
     """The first date in `text` (ISO 8601 string: a day, or a day and time with the offset as stated), else None.
 
     Numbers decide day-first against month-first (`16.12.2012` and `20/05/2024` are day-first, `05/20/2024`
-    month-first); an ambiguous slashed date (`05/06/2024`) is read month-first, a dotted one day-first.
+    month-first); an ambiguous slashed date (`05/06/2024`) is read month-first, a dotted one day-first. Each of
+    DATE_READERS in turn looks for a date before the earliest found so far; a date at the text's start ends the
+    search.
     """
     if not text or _YEAR_DIGITS.search(text) is None:  # every spelling has a 4-digit year: most lines stop here
         return None
     text = text[:2000]
-    found: list[tuple[int, str]] = []
-    match = ISO.search(text)
-    if match:
-        year, month, day, hour, minute, second, zone = match.groups()
-        valid = _valid(int(year), int(month), int(day), today)
-        if valid:
-            found.append((match.start(), _iso(valid, hour, minute, second, zone=zone)))
-    # a date at the text's start (an ISO stamp in a meta value, a date line): no later pattern can find one that starts
-    # before it, so none is scanned (parse_date on the dev pages 0.143 -> 0.117 ms a page; issue 16 round 11,
-    # 2026-11-25; tests/core/extraction/test_fast_tail.py compares with every pattern scanned)
-    if found and found[0][0] == 0:
-        return found[0][1]
-    match = YEAR_FIRST.search(text)
-    if match and (not found or match.start() < found[0][0]):
-        year, _, month, day, *clock = match.groups()
-        valid = _valid(int(year), int(month), int(day), today)
-        if valid:
-            found.append((match.start(), _iso(valid, *clock)))
-    if found and min(position for position, _ in found) == 0:
-        return min(found)[1]
-    for pattern in (NUMBER_FIRST, MONTH_FIRST, DAY_FIRST, YEAR_MONTH_DAY):
-        for match in pattern.finditer(text):
-            if found and match.start() >= min(position for position, _ in found):
+    best: tuple[int, str] | None = None
+    for reader in DATE_READERS:
+        found = reader(text, best[0] if best is not None else None, today)
+        if found is not None:
+            best = found
+            if best[0] == 0:
                 break
+    return best[1] if best is not None else None
+
+
+DateRead = tuple[int, str]  # (where the date starts in the text, the date in ISO 8601)
+
+
+def _iso_date(text: str, before: int | None, today: date | None) -> DateRead | None:
+    """The first ISO 8601 stamp (2024-05-20, 2024-05-20T14:33:05+08:00), when it is a valid date."""
+    match = ISO.search(text)
+    if match is None or (before is not None and match.start() >= before):
+        return None
+    year, month, day, hour, minute, second, zone = match.groups()
+    valid = _valid(int(year), int(month), int(day), today)
+    return (match.start(), _iso(valid, hour, minute, second, zone=zone)) if valid else None
+
+
+def _year_first_date(text: str, before: int | None, today: date | None) -> DateRead | None:
+    """The first year-first date (2024/5/20, 2024.05.20, 2024年5月20日 14时33分), when it is a valid date."""
+    match = YEAR_FIRST.search(text)
+    if match is None or (before is not None and match.start() >= before):
+        return None
+    year, _, month, day, *clock = match.groups()
+    valid = _valid(int(year), int(month), int(day), today)
+    return (match.start(), _iso(valid, *clock)) if valid else None
+
+
+def _first_valid(pattern: re.Pattern) -> Callable[[str, int | None, date | None], DateRead | None]:
+    """A reader of the first match of `pattern` that is a valid date (_read_match)."""
+
+    def read(text: str, before: int | None, today: date | None) -> DateRead | None:
+        for match in pattern.finditer(text):
+            if before is not None and match.start() >= before:
+                return None
             value = _read_match(pattern, match, today)
             if value:
-                found.append((match.start(), value))
-                break
-    return min(found)[1] if found else None
+                return match.start(), value
+        return None
+
+    return read
+
+
+# Day, month, year and clock groups of a match of each spelled or numeric pattern, by pattern.
+def _number_first_fields(groups: tuple) -> tuple[int, int | None, int, tuple]:
+    first, separator, second, year = int(groups[0]), groups[1], int(groups[2]), int(groups[3])
+    day_first = separator == "." or first > 12 or (separator == "-" and second <= 12)
+    if separator == "/" and second > 12:
+        day_first = False
+    day, month = (first, second) if day_first else (second, first)
+    return day, month, year, groups[4:8]
+
+
+def _year_month_day_fields(groups: tuple) -> tuple[int, int | None, int, tuple]:
+    # a capital month ("2024 May 5"), so "in 2024 may 5 people" is no date
+    month = MONTHS.get(groups[1].lower().rstrip(".")) if groups[1][:1].isupper() else None
+    return int(groups[2]), month, int(groups[0]), groups[3:7]
+
+
+def _month_first_fields(groups: tuple) -> tuple[int, int | None, int, tuple]:
+    return int(groups[1]), MONTHS.get(groups[0].lower().rstrip(".")), int(groups[2]), groups[3:7]
+
+
+def _day_first_fields(groups: tuple) -> tuple[int, int | None, int, tuple]:
+    return int(groups[0]), MONTHS.get(groups[1].lower().rstrip(".")), int(groups[2]), groups[3:7]
+
+
+_MATCH_FIELDS = {
+    NUMBER_FIRST: _number_first_fields,
+    MONTH_FIRST: _month_first_fields,
+    DAY_FIRST: _day_first_fields,
+    YEAR_MONTH_DAY: _year_month_day_fields,
+}
 
 
 def _read_match(pattern: re.Pattern, match: re.Match, today: date | None) -> str | None:
-    groups = match.groups()
-    if pattern is NUMBER_FIRST:
-        first, separator, second, year = int(groups[0]), groups[1], int(groups[2]), int(groups[3])
-        day_first = separator == "." or first > 12 or (separator == "-" and second <= 12)
-        if separator == "/" and second > 12:
-            day_first = False
-        day, month = (first, second) if day_first else (second, first)
-        clock = groups[4:8]
-    elif pattern is YEAR_MONTH_DAY:  # a capital month ("2024 May 5"), so "in 2024 may 5 people" is no date
-        year, day = int(groups[0]), int(groups[2])
-        month = MONTHS.get(groups[1].lower().rstrip(".")) if groups[1][:1].isupper() else None
-        clock = groups[3:7]
-    elif pattern is MONTH_FIRST:
-        month, day, year = MONTHS.get(groups[0].lower().rstrip(".")), int(groups[1]), int(groups[2])
-        clock = groups[3:7]
-    else:
-        day, month, year = int(groups[0]), MONTHS.get(groups[1].lower().rstrip(".")), int(groups[2])
-        clock = groups[3:7]
+    """The ISO date of a match of one of _MATCH_FIELDS' patterns, None when it is no valid date."""
+    day, month, year, clock = _MATCH_FIELDS[pattern](match.groups())
     if month is None:
         return None
     valid = _valid(year, month, day, today)
     return _iso(valid, *clock) if valid else None
+
+
+# The readers parse_date asks, in order: ISO stamps, year-first dates (each only its first match), then the first
+# valid date of each other spelling.
+DATE_READERS = (
+    _iso_date,
+    _year_first_date,
+    _first_valid(NUMBER_FIRST),
+    _first_valid(MONTH_FIRST),
+    _first_valid(DAY_FIRST),
+    _first_valid(YEAR_MONTH_DAY),
+)
 
 
 # Month-precision dates: a magazine issue (1998年3月号, 1998年3月), "Updated: June 2022". Read only where no day is

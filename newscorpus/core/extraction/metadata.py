@@ -106,16 +106,24 @@ def _line_index(lines: list[str], wanted: str, last: bool = False) -> int | None
 
 
 def _headline_line(lines: list[str], found: Metadata) -> int | None:
-    """Index of the headline's line: the line equal to the chosen title, else to a stated title, else the first
-    line containing (or contained in) a title. Only lines of a title's length are compared (the cost is the
-    comparison key of each line)."""
-    chosen = titles.key(found.title)
+    """Index of the headline's line: the line equal to the chosen title, else to a stated title (in their order),
+    else the first line containing (or contained in) a title."""
     keys = [k for k in (titles.key(t) for t in found.titles) if len(k) >= 4]
     if not keys:
         return None
+    chosen = titles.key(found.title)
     wanted = ([chosen] if len(chosen) >= 4 else []) + keys
-    shortest = min(len(t) for t in found.titles if t) // 3
-    longest = min(titles.MAX_HEADLINE_CHARS, 2 * max(len(t) for t in found.titles if t) + 20)
+    exact, contained = _title_lines(lines, found.titles, wanted, keys)
+    return next((exact[k] for k in wanted if k in exact), contained)
+
+
+def _title_lines(lines: list[str], stated: tuple[str, ...], wanted: list[str],
+                 keys: list[str]) -> tuple[dict[str, int], int | None]:
+    """The first line equal to each of `wanted` (keys), and the first other line containing or contained in one of
+    `keys`. Only lines of a title's length are compared (the cost is each line's key); the search ends at the
+    line equal to wanted[0], which no other can outrank."""
+    shortest = min(len(t) for t in stated if t) // 3
+    longest = min(titles.MAX_HEADLINE_CHARS, 2 * max(len(t) for t in stated if t) + 20)
     exact: dict[str, int] = {}
     contained: int | None = None
     for index, line in enumerate(lines):
@@ -127,10 +135,15 @@ def _headline_line(lines: list[str], found: Metadata) -> int | None:
         if line_key in wanted and line_key not in exact:
             exact[line_key] = index
             if line_key == wanted[0]:
-                return index
-        elif contained is None and any((len(line_key) >= 6 and line_key in k) or k in line_key for k in keys):
+                break
+        elif contained is None and _holds_title(line_key, keys):
             contained = index
-    return next((exact[k] for k in wanted if k in exact), contained)
+    return exact, contained
+
+
+def _holds_title(line_key: str, keys: list[str]) -> bool:
+    """Whether a line's key holds one of the title keys, or is a part (6 characters at least) of one."""
+    return any((len(line_key) >= 6 and line_key in k) or k in line_key for k in keys)
 
 
 def byline_metadata(lines: list[str], found: Metadata, body: list[str] | None = None,

@@ -124,14 +124,25 @@ MAX_AUTHORS = 8
 
 
 def clean_name(text: str | None, strict: bool = True) -> str | None:
-    """A byline's name: labels, trailing roles/dates/separators and decoration removed; None when no name remains.
+    """A byline's name: labels, trailing roles/dates/separators and decoration removed; None when no name remains
+    (_trimmed) or what remains is no person's name (name_rejection).
 
     `strict` (text read from the page rather than a structured field) also asks a Latin name for capitals."""
     if not text or not isinstance(text, str):
         return None
     text = " ".join(html.unescape(text).split())
     if NOT_AUTHOR_LABEL.search(text):
+        return None  # an editor, a photographer, a sponsor
+    trimmed = _trimmed(text, strict)
+    if trimmed is None or name_rejection(trimmed, strict) is not None:
         return None
+    return trimmed
+
+
+def _trimmed(text: str, strict: bool) -> str | None:
+    """The name part of a byline: e-mail addresses, URLs and labels removed, cut where NAME_END starts, Chinese role
+    words, trailing marks and edge symbols removed (and a role after the name when `strict`). None when what is
+    left holds markup, a label or a date (_NOT_NAME_TEXT)."""
     text = _URL.sub(" ", _EMAIL.sub(" ", text))
     for _ in range(2):
         text = LABEL.sub("", text)
@@ -148,29 +159,95 @@ def clean_name(text: str | None, strict: bool = True) -> str | None:
         text += ")"
     if _NOT_NAME_TEXT.search(text):
         return None
-    text = _drop_role(text) if strict else text
-    if not text or len(text) > MAX_NAME_CHARS or "://" in text or text.startswith("/"):
-        return None
-    if _YEAR.search(text) or (_DIGIT.search(text) and not _LATIN_WORD.search(text)):
-        return None
+    return _drop_role(text) if strict else text
+
+
+def name_rejection(text: str, strict: bool = True) -> str | None:
+    """Why a trimmed byline text is no person's name, None when it is one: the first reason of SHAPE_RULES; then a
+    name in Han characters only is judged by its characters alone (_han_name_ok), any other by WORD_RULES."""
+    for rule in SHAPE_RULES:
+        reason = rule(text)
+        if reason is not None:
+            return reason
     if HAN_ONLY.match(text.replace(" ", "")):
-        return text if _han_name_ok(text) else None
-    if _HAN_ANY.search(text) and (_HAN_PUNCTUATION.search(text) or len(text.split("(")[0]) > 12):
-        return None  # a headline or a sentence, not a name
-    words = [word.strip(".,'’()（）") for word in text.split()]
-    words = [word for word in words if word]
+        return None if _han_name_ok(text) else "not a Chinese name"
+    words = [word for word in (word.strip(".,'’()（）") for word in text.split()) if word]
     lowered = [word.lower() for word in words]
+    for rule in WORD_RULES:
+        reason = rule(text, words, lowered, strict)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _no_text(text: str) -> str | None:
+    return "empty" if not text else None
+
+
+def _too_long(text: str) -> str | None:
+    return "too long" if len(text) > MAX_NAME_CHARS else None
+
+
+def _a_path(text: str) -> str | None:
+    return "a URL or a path" if "://" in text or text.startswith("/") else None
+
+
+def _a_number(text: str) -> str | None:
+    """A year, or digits without a Latin word (a date, a count)."""
+    return "a year or a number" if _YEAR.search(text) or (_DIGIT.search(text) and not _LATIN_WORD.search(text)) \
+        else None
+
+
+# Rules on the text alone, in order.
+SHAPE_RULES = (_no_text, _too_long, _a_path, _a_number)
+
+
+def _han_sentence(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """Han characters with Chinese punctuation, or more than 12 characters before a bracket."""
+    if _HAN_ANY.search(text) and (_HAN_PUNCTUATION.search(text) or len(text.split("(")[0]) > 12):
+        return "a headline or a sentence"
+    return None
+
+
+def _chrome_words(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """No words, only NOT_A_NAME words, or more than one of them ("Share this post")."""
     if not words or all(word in NOT_A_NAME for word in lowered) or sum(word in NOT_A_NAME for word in lowered) > 1:
+        return "site chrome"
+    return None
+
+
+def _too_many_words(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    return "a sentence" if len(words) > 6 else None
+
+
+def _placeholder(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """A template placeholder ("page.head.author")."""
+    return "a template placeholder" if text.count(".") >= 2 and " " not in text else None
+
+
+def _lower_case_words(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """With `strict`, a Latin name of several words whose words (particles aside) are not capitalised: prose. One
+    lower-case word is let pass in a name of three or more words."""
+    if not strict or not _LATIN.search(text) or len(words) <= 1:
         return None
-    if len(words) > 6 or (text.count(".") >= 2 and " " not in text):
-        return None  # a sentence; a template placeholder ("page.head.author")
     lower = sum(not w[:1].isupper() for w in words if w.lower() not in PARTICLES and _LATIN.match(w))
-    if strict and _LATIN.search(text) and len(words) > 1 and lower > (0 if len(words) <= 2 else 1):
-        return None  # lower-case words: prose, not a name
-    if any(word in ALWAYS_NOT_A_NAME for word in lowered) or (len(words) == 1 and words[0].isupper() and
-                                                               len(words[0]) <= 5 and _LATIN.search(words[0])):
-        return None  # "NOC Admin"; an acronym ("WRAL") is a site or an organisation
-    return text
+    return "prose" if lower > (0 if len(words) <= 2 else 1) else None
+
+
+def _account_word(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """A word of ALWAYS_NOT_A_NAME ("NOC Admin")."""
+    return "an account" if any(word in ALWAYS_NOT_A_NAME for word in lowered) else None
+
+
+def _acronym(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """One Latin word in capitals, at most 5 letters ("WRAL"): a site or an organisation."""
+    if len(words) == 1 and words[0].isupper() and len(words[0]) <= 5 and _LATIN.search(words[0]):
+        return "an acronym"
+    return None
+
+
+# Rules on a name not written in Han characters only, in order: (text, its words, their lower case, strict).
+WORD_RULES = (_han_sentence, _chrome_words, _too_many_words, _placeholder, _lower_case_words, _account_word, _acronym)
 
 
 def _drop_role(text: str) -> str:
@@ -201,6 +278,15 @@ def split_names(text: str | None, strict: bool = True) -> tuple[str, ...]:
         return ()
     raw = " ".join(html.unescape(text).split())
     raw = _cut_role_tail(LABEL.sub("", raw)) if strict else LABEL.sub("", raw)
+    names = [clean_name(part, strict) for part in _byline_parts(raw)]
+    names = [name for name in dict.fromkeys(n for n in names if n)]
+    people = [name for name in names if not is_organisation_name(name)]
+    return tuple(people or names)[:MAX_AUTHORS]
+
+
+def _byline_parts(raw: str) -> list[str]:
+    """The byline cut at SPLIT's separators; a Han-only byline at its spaces (`王建宏 张文攀`); a part of
+    comma-separated full names at its commas ("Jane Roe, John Doe", but not "Jane Roe, MD")."""
     parts = [p for p in SPLIT.split(raw) if p and p.strip()]
     if len(parts) == 1 and HAN_ONLY.match(raw.replace(" ", "")) and " " in raw.strip():
         parts = raw.split()
@@ -208,13 +294,10 @@ def split_names(text: str | None, strict: bool = True) -> tuple[str, ...]:
     for part in parts:
         pieces = part.split(",")
         if len(pieces) > 1 and all(len(p.split()) >= 2 or HAN_ONLY.match(p.strip()) for p in pieces if p.strip()):
-            spread.extend(pieces)  # "Jane Roe, John Doe" (but not "Jane Roe, MD")
+            spread.extend(pieces)
         else:
             spread.append(part)
-    names = [clean_name(part, strict) for part in spread]
-    names = [name for name in dict.fromkeys(n for n in names if n)]
-    people = [name for name in names if not is_organisation_name(name)]
-    return tuple(people or names)[:MAX_AUTHORS]
+    return spread
 
 
 def _cut_role_tail(text: str) -> str:

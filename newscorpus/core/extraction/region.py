@@ -18,7 +18,8 @@ from operator import attrgetter
 from newscorpus.core.extraction import block_classifier
 from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 from newscorpus.core.extraction.headline import find_headline, item_end
-from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value, punctuation_ratio
+from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value
+from newscorpus.core.extraction.region_trim import MAX_LINK_DENSITY, Trim, hint_dropped, kept_lines, trim_region
 from newscorpus.core.text import HAN_UNIFIED, characters, language_of_texts
 
 # Share of a prose block's value given to its grandparent (its parent gets all of it); readability's
@@ -33,19 +34,6 @@ NEGATIVE_HINT_FACTOR = 0.3
 # dev pages (2026-11-22); the same search inside every cross-validation fold picked 0.5 in 7 of 8 folds.
 # The value for en and other languages; zh has its own (LANGUAGE_CONSTANTS).
 SIBLING_SHARE = 0.5
-# Blocks in the region whose text is more than half links are dropped (readability uses 0.5 too).
-MAX_LINK_DENSITY = 0.5
-# ... except a punctuated <p> whose own (non-link) text is at least MIN_PARAGRAPH_OWN_CHARS: it is a
-# sentence with inline links (nbcnews.com, bbc.com, blogs.wsj.com paragraphs), dropped only above this
-# density. Swept on the dev pages (2026-11-22): density 0.6/0.7/0.8 x own chars 10/20/30 all gave en
-# .9400-.9406 (from .9377), zh flat; 1.0 (never drop) en .9385; own chars 0 lets "(编辑：小何)返回搜狐"
-# through (zh -0.001). Middle of the plateau chosen.
-MAX_PARAGRAPH_LINK_DENSITY = 0.7
-MIN_PARAGRAPH_OWN_CHARS = 20
-# Lines without punctuation inside the region are kept only in headings or when this long. A sweep on
-# the dev data (0/20/40/80 characters) found 0 best (zh .901 vs .894 at 40): inside the chosen region
-# unpunctuated lines are mostly sub-headings that the gold keeps, so the filter is off by default.
-MIN_UNPUNCTUATED_CHARS = 0
 # Widening: the region climbs to the ancestor with the best gain = prose - alpha * other text, alpha =
 # EXPAND_PROSE_SHARE / (1 - EXPAND_PROSE_SHARE) (see expand_upwards). Issue 3 climbed step by step while each
 # step added >= 0.8 prose and stopped at the first step that did not: a listicle's item heading or a picture
@@ -183,18 +171,6 @@ def candidate_scores(blocks: list[Block], values: list[float], chars: list[float
     return scores
 
 
-def hint_dropped(blocks: list[Block], index: int, top_hint: int) -> bool:
-    """Blocks marked "comment/share/related/..." by class/id inside a region that is not so marked.
-
-    A <p> whose own class alone is negative stays: class words name widgets, and a paragraph is text
-    (youm7.com marks every body paragraph "selectionShareable").
-    """
-    block = blocks[index]
-    if not block.hint < 0 <= top_hint:
-        return False
-    return not (block.tag == "p" and block.parent >= 0 and blocks[block.parent].hint >= 0)
-
-
 class SubtreeSums:
     """A sum over each block's subtree (blocks[index:end], blocks being in document order), read as the difference of
     two prefix sums when asked: the steps that read them ask a few dozen blocks of a page's ~400."""
@@ -330,88 +306,6 @@ def join_similar_siblings(blocks: list[Block], roots: list[int], values: list[fl
     return sorted(joined)
 
 
-# Image captions and credits are not body in the dev gold: dropping <figure>/<figcaption> content
-# from the region moved en F1 .9233 -> .9246, zh flat (run of 2026-11-22).
-DROP_CAPTIONS = True
-CAPTION_TAGS = frozenset({"figure", "figcaption"})
-
-
-def link_dropped(block: Block, max_ratio: float) -> bool:
-    """Link-dense blocks are navigation, except a punctuated <p> with a sentence of its own around its links."""
-    density = block.link_chars / block.chars
-    if (
-        block.tag == "p"
-        and 0.0 < block.punctuation / block.chars <= max_ratio
-        and block.chars - block.link_chars >= MIN_PARAGRAPH_OWN_CHARS
-    ):
-        return density > MAX_PARAGRAPH_LINK_DENSITY
-    return density > MAX_LINK_DENSITY
-
-
-def in_caption(blocks: list[Block], index: int, root: int) -> bool:
-    """Inside a <figure>/<figcaption> (image captions and credits are not body in the dev gold)."""
-    while index >= root:
-        if blocks[index].tag in CAPTION_TAGS:
-            return True
-        if index == root:
-            break
-        index = blocks[index].parent
-    return False
-
-
-def keep_line(line: str, block: Block, max_ratio: float) -> bool:
-    """A line of a kept block stays when its punctuation share is at most max_ratio and it is punctuated, a
-    heading, or long enough to be prose without punctuation."""
-    ratio = punctuation_ratio(line)
-    if ratio > max_ratio:
-        return False
-    if ratio > 0.0:
-        return True
-    return block.tag in HEADING_TAGS or len(line) >= MIN_UNPUNCTUATED_CHARS
-
-
-def kept_lines(block: Block, max_ratio: float) -> list[str]:
-    """The lines of a block that `keep_line` keeps. A one-line block's ratio is its own counts (its text is the
-    line, and `_finish` counted its punctuation and non-space characters as `punctuation_ratio` does), so the
-    punctuation is not searched again (~0.07 ms per page on the dev sets; tests/core/extraction/test_fast_walks.py
-    compares it with keep_line on every block; issue 16, 2026-11-24)."""
-    text = block.text
-    if "\n" in text or not block.chars:
-        return [line for line in text.split("\n") if keep_line(line, block, max_ratio)]
-    ratio = block.punctuation / block.chars
-    if ratio > max_ratio:
-        return []
-    if ratio > 0.0 or block.tag in HEADING_TAGS or len(text) >= MIN_UNPUNCTUATED_CHARS:
-        return [text]
-    return []
-
-
-# Pages hold hidden copies of the article (read-aloud, print and AMP blocks, a mobile and a desktop copy) and
-# the region took both (issue 16). A copy is a block whose whole subtree has the same text, in the same block
-# structure, as an earlier block of the region and at least MIN_COPY_CHARS characters: it is skipped. Repeated
-# lines alone are not copies: pull quotes, refrains and a meal plan's recurring entries repeat, and the gold
-# keeps them (dropping every repeat of a line of 20 / 40 / 80 characters on the six dev sets, 2026-11-24: zh /
-# en macro F1 .9566 / .9297 -> .9534 / .9301, .9543 / .9305, .9565 / .9305; scrapinghub_aeb -0.002). Subtree
-# copies of at least 100 / 200 / 400 characters: .9566 / .9305, .9566 / .9302, .9566 / .9302, no page worse.
-MIN_COPY_CHARS = 100
-
-
-def subtree_keys(blocks: list[Block], roots: list[int]) -> dict[int, tuple[int, int]]:
-    """Per block under the roots: (hash of its subtree's texts and shape, non-space characters in it)."""
-    keys: dict[int, tuple[int, int]] = {}
-    for root in roots:
-        for index in range(blocks[root].end - 1, root - 1, -1):
-            block = blocks[index]
-            children, chars, child = [], block.chars, index + 1
-            while child < block.end:
-                child_key, child_chars = keys[child]
-                children.append(child_key)
-                chars += child_chars
-                child = blocks[child].end
-            keys[index] = (hash((block.tag, block.text, tuple(children))), chars)
-    return keys
-
-
 def _path(blocks: list[Block], index: int) -> list[tuple[str, str]]:
     path = []
     while index >= 0:
@@ -519,6 +413,30 @@ def region_values(blocks: list[Block], max_ratio: float, window: list[bool] | No
     return values
 
 
+class _TotalsByHint(dict):
+    """_subtree_totals per top hint, computed when first asked: page_items, expand_upwards and join_similar_siblings
+    read the same values."""
+
+    def __init__(self, blocks: list[Block], values: list[float], chars: list[float]) -> None:
+        super().__init__()
+        self.blocks, self.values, self.chars = blocks, values, chars
+
+    def __missing__(self, hint: int) -> SubtreeTotals:
+        totals = self[hint] = _subtree_totals(self.blocks, self.values, hint, self.chars)
+        return totals
+
+
+def _sibling_roots(blocks: list[Block], scores: list[float], top: int, share: float) -> list[int]:
+    """The top block and, in page order, its siblings without a negative hint scoring at least `share` of it (and
+    at least 1)."""
+    parent = blocks[top].parent
+    if parent < 0:
+        return [top]
+    threshold = max(scores[top] * share, 1.0)
+    return [index for index in _children(blocks, parent)
+            if index == top or (scores[index] >= threshold and blocks[index].hint >= 0)]
+
+
 def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
             tuned: dict[str, float], comments: list[bool] | None = None) -> RegionChoice:
     comments = comment_sections(blocks) if comments is None else comments
@@ -528,59 +446,14 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
     top = max(range(len(blocks)), key=scores.__getitem__)
     if scores[top] <= 0:
         return RegionChoice([], [], 0.0)
-    # _subtree_totals per top hint, as page_items, expand_upwards and join_similar_siblings ask it (the same values:
-    # the same answer; it was computed up to three times, ~0.1 ms per page on the dev sets; issue 16, 2026-11-24)
-    totals: dict[int, SubtreeTotals] = {}
-
-    def totals_for(hint: int) -> SubtreeTotals:
-        if hint not in totals:
-            totals[hint] = _subtree_totals(blocks, values, hint, chars)
-        return totals[hint]
-
-    items: list[int] = []
-    if window is None:
-        items = page_items(blocks, top, values, totals_for(blocks[top].hint))
-        top = items[0] if items else top
-    parent = blocks[top].parent
-    roots = [top]
-    if parent >= 0:
-        threshold = max(scores[top] * tuned["SIBLING_SHARE"], 1.0)
-        index = parent + 1
-        roots = []
-        while index < blocks[parent].end:
-            if index == top or (scores[index] >= threshold and blocks[index].hint >= 0):
-                roots.append(index)
-            index = blocks[index].end
+    totals = _TotalsByHint(blocks, values, chars)
+    items = page_items(blocks, top, values, totals[blocks[top].hint]) if window is None else []
+    top = items[0] if items else top
     top_hint = blocks[top].hint
-    roots = expand_upwards(blocks, roots, values, top_hint, bool(items), tuned, totals_for(top_hint))
-    roots = join_similar_siblings(blocks, roots, values, top_hint, totals_for(top_hint))
-    lines: list[str] = []
-    kept: list[int] = []
-    keys = subtree_keys(blocks, roots)
-    seen: set[int] = set()
-    for root in roots:
-        position = root
-        while position < blocks[root].end:
-            index, block = position, blocks[position]
-            key, chars = keys[index]
-            if chars >= MIN_COPY_CHARS and block.end > index + 1:
-                if key in seen:  # a copy of an earlier part of the region: skip its subtree
-                    position = block.end
-                    continue
-                seen.add(key)
-            position += 1
-            if (window is not None and not window[index]) or comments[index]:
-                continue
-            if not block.chars or link_dropped(block, max_ratio):
-                continue
-            if hint_dropped(blocks, index, top_hint):
-                continue
-            if DROP_CAPTIONS and in_caption(blocks, index, root):
-                continue
-            before = len(lines)
-            lines.extend(kept_lines(block, max_ratio))
-            if len(lines) > before:
-                kept.append(index)
+    roots = _sibling_roots(blocks, scores, top, tuned["SIBLING_SHARE"])
+    roots = expand_upwards(blocks, roots, values, top_hint, bool(items), tuned, totals[top_hint])
+    roots = join_similar_siblings(blocks, roots, values, top_hint, totals[top_hint])
+    lines, kept = trim_region(blocks, roots, Trim(window, comments, max_ratio, top_hint))
     return RegionChoice(roots, lines, scores[top], kept=kept)
 
 

@@ -19,7 +19,7 @@ from lxml import etree
 from newscorpus.core.extraction import MIN_BODY_CHARS, body_chars
 from newscorpus.core.extraction.block_tree import Block
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value
-from newscorpus.core.extraction.region import hint_dropped, in_caption, keep_line, link_dropped
+from newscorpus.core.extraction.region_trim import hint_dropped, in_caption, keep_line, link_dropped
 from newscorpus.core.site_aware.site_titles import fold
 
 log = logging.getLogger(__name__)
@@ -258,35 +258,65 @@ def _sibling_labels(sibling, steps: int, direction: int, labels: list[tuple[str,
 
 
 def rule_score(page: PageIndex, name: str, rules: SearchRules, element: etree._Element) -> float:
-    """Paper 001's evaluation function: the keyword relevance when the keyword is found, else the mean of
-    the relevances of the rules the field defines (tag, context, font; plus prose F for the body)."""
-    text = None
-    if rules.keyword:
-        text = _text(element)
-        if rules.keyword in text and len(text) <= (10**9 if name == BODY else MAX_FIELD_CHARS):
-            return 1.0
-    scores: list[float] = []
-    if rules.tag:
-        scores.append(1.0 if element.tag == rules.tag else 0.0)
-    if rules.context:
-        found = [d for label, d in context_labels(element) if label == rules.context]
-        wanted = rules.distance or 0
-        scores.append(max((1.0 / (1 + abs(d - wanted)) for d in found), default=0.0))
-    if rules.color or rules.size or rules.css_class:
-        color, size = _font(element)
-        parts = []
-        if rules.color:
-            parts.append(1.0 if color == rules.color.lower() else 0.0)
-        if rules.size:
-            parts.append(1.0 if size == rules.size.lower() else 0.0)
-        if rules.css_class:
-            mine, theirs = set((element.get("class") or "").split()), set(rules.css_class.split())
-            parts.append(len(mine & theirs) / len(mine | theirs) if mine | theirs else 0.0)
-        scores.append(sum(parts) / len(parts))
-    if name == BODY:
-        block = page.index.get(element)
-        scores.append(page.text_f(block) if block is not None else 0.0)
+    """Paper 001's evaluation function: the keyword relevance when the keyword is found, else the mean of the
+    relevances of the rules the field defines (RULE_RELEVANCES: tag, context, font; plus prose F for the body)."""
+    if _keyword_found(name, rules, element):
+        return 1.0
+    scores = [score for score in (relevance(page, name, rules, element) for relevance in RULE_RELEVANCES)
+              if score is not None]
     return sum(scores) / len(scores) if scores else 0.0
+
+
+def _keyword_found(name: str, rules: SearchRules, element: etree._Element) -> bool:
+    """The field's keyword in the element's text, which is short enough for the field (any length for the body)."""
+    if not rules.keyword:
+        return False
+    text = _text(element)
+    return rules.keyword in text and len(text) <= (10**9 if name == BODY else MAX_FIELD_CHARS)
+
+
+# The relevance of one rule to an element: (page, field name, rules, element) -> 0..1, or None when the field
+# defines no such rule.
+def _tag_relevance(page: PageIndex, name: str, rules: SearchRules, element: etree._Element) -> float | None:
+    if not rules.tag:
+        return None
+    return 1.0 if element.tag == rules.tag else 0.0
+
+
+def _context_relevance(page: PageIndex, name: str, rules: SearchRules, element: etree._Element) -> float | None:
+    """1 / (1 + how far the nearest copy of the context label is from its learnt distance); 0 without one."""
+    if not rules.context:
+        return None
+    found = [d for label, d in context_labels(element) if label == rules.context]
+    wanted = rules.distance or 0
+    return max((1.0 / (1 + abs(d - wanted)) for d in found), default=0.0)
+
+
+def _font_relevance(page: PageIndex, name: str, rules: SearchRules, element: etree._Element) -> float | None:
+    """The mean agreement of the font colour, the font size and the class (Jaccard of the class words)."""
+    if not (rules.color or rules.size or rules.css_class):
+        return None
+    color, size = _font(element)
+    parts = []
+    if rules.color:
+        parts.append(1.0 if color == rules.color.lower() else 0.0)
+    if rules.size:
+        parts.append(1.0 if size == rules.size.lower() else 0.0)
+    if rules.css_class:
+        mine, theirs = set((element.get("class") or "").split()), set(rules.css_class.split())
+        parts.append(len(mine & theirs) / len(mine | theirs) if mine | theirs else 0.0)
+    return sum(parts) / len(parts)
+
+
+def _prose_relevance(page: PageIndex, name: str, rules: SearchRules, element: etree._Element) -> float | None:
+    """For the body: the prose F of the element's block (PageIndex.text_f)."""
+    if name != BODY:
+        return None
+    block = page.index.get(element)
+    return page.text_f(block) if block is not None else 0.0
+
+
+RULE_RELEVANCES = (_tag_relevance, _context_relevance, _font_relevance, _prose_relevance)
 
 
 def search(page: PageIndex, name: str, rules: SearchRules) -> tuple[etree._Element | None, float]:
@@ -398,7 +428,8 @@ def observe(url: str, page: PageIndex, roots: list[int], headline: int | None) -
 
 
 def induce(site: str, observations: list[Observation], k: int = INDUCE_K) -> SiteTemplate | None:
-    """A template when at least k observations agree on the body XPath; context = a label all of them share."""
+    """A template when at least k observations agree on the body XPath: the body's rules from the agreeing
+    observations (_body_rules), and a title field where they agree on the headline's node (_title_field)."""
     counts = Counter(o.body_xpath for o in observations)
     if not counts:
         return None
@@ -406,27 +437,39 @@ def induce(site: str, observations: list[Observation], k: int = INDUCE_K) -> Sit
     if count < k:
         return None
     agreeing = [o for o in observations if o.body_xpath == xpath]
+    fields = {BODY: FieldTemplate([xpath], _body_rules(agreeing))}
+    title = _title_field(agreeing, k)
+    if title is not None:
+        fields["title"] = title
+    return SiteTemplate(site, agreeing[0].url, fields=fields)
+
+
+def _body_rules(agreeing: list[Observation]) -> SearchRules:
+    """The first observation's tag and class; its font colour and size where every observation has the same; and
+    as context the first of its labels that every other observation has too."""
     first = agreeing[0]
     rules = SearchRules(tag=first.body_rules.tag, css_class=first.body_rules.css_class)
     if all(o.body_rules.color == first.body_rules.color for o in agreeing):
         rules.color = first.body_rules.color
     if all(o.body_rules.size == first.body_rules.size for o in agreeing):
         rules.size = first.body_rules.size
-    shared = None
-    for line in (first.body_rules.context or "").split("\n"):
-        if line and all(line in (o.body_rules.context or "").split("\n") for o in agreeing[1:]):
-            shared = line
-            break
+    shared = next((line for line in (first.body_rules.context or "").split("\n")
+                   if line and all(line in (o.body_rules.context or "").split("\n") for o in agreeing[1:])), None)
     if shared:
         distance, label = shared.split("\t", 1)
         rules.context, rules.distance = label, int(distance)
-    fields = {BODY: FieldTemplate([xpath], rules)}
+    return rules
+
+
+def _title_field(agreeing: list[Observation], k: int) -> FieldTemplate | None:
+    """The headline's XPath when at least k observations share it and the node holds each page's own headline,
+    not one text on k pages (the site's name in a logo <h1>)."""
     titles = Counter(o.title_xpath for o in agreeing if o.title_xpath)
-    if titles:
-        title_xpath, title_count = titles.most_common(1)[0]
-        texts = Counter(fold(o.title_text or "") for o in agreeing if o.title_xpath == title_xpath)
-        # The node holds each page's own headline, not one text on k pages (the site's name in a logo <h1>).
-        if title_count >= k and texts.most_common(1)[0][1] < k:
-            tag = next(o.title_tag for o in agreeing if o.title_xpath == title_xpath)
-            fields["title"] = FieldTemplate([title_xpath], SearchRules(tag=tag))
-    return SiteTemplate(site, first.url, fields=fields)
+    if not titles:
+        return None
+    title_xpath, title_count = titles.most_common(1)[0]
+    texts = Counter(fold(o.title_text or "") for o in agreeing if o.title_xpath == title_xpath)
+    if title_count < k or texts.most_common(1)[0][1] >= k:
+        return None
+    tag = next(o.title_tag for o in agreeing if o.title_xpath == title_xpath)
+    return FieldTemplate([title_xpath], SearchRules(tag=tag))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from newscorpus.core.extraction import block_classifier as bc
+from newscorpus.core.extraction import block_features as bf
 from newscorpus.core.extraction import block_training
 from newscorpus.core.extraction.block_tree import build_blocks
 from newscorpus.core.extraction.cleaning import clean_tree
@@ -44,7 +45,7 @@ def _page() -> str:
 
 def _model(trees: list[dict], threshold: float = 0.0, depth: int = 1, base: float = 0.0) -> bc.TreeModel:
     return bc.TreeModel.from_dict(
-        {"features": list(bc.FEATURES), "trees": trees, "depth": depth, "threshold": threshold, "base": base}
+        {"features": list(bf.FEATURES), "trees": trees, "depth": depth, "threshold": threshold, "base": base}
     )
 
 
@@ -58,18 +59,18 @@ def _stump(column: int, split: float, low: float, high: float) -> dict:
 
 
 def test_tree_scores_of_a_hand_built_model():
-    rule_kept = bc.FEATURES.index("rule_kept")
-    log_chars = bc.FEATURES.index("log_chars")
+    rule_kept = bf.FEATURES.index("rule_kept")
+    log_chars = bf.FEATURES.index("log_chars")
     # tree 1: a stump on rule_kept; tree 2: rule_kept, then log_chars under its right branch (depth 2); tree 3 a leaf
     deep = {"feature": [rule_kept, -1, log_chars, -1, -1], "split": [0.5, 0, 3.0, 0, 0],
             "left": [1, 1, 3, 3, 4], "right": [2, 1, 4, 3, 4], "value": [0, 0.5, 0, -1.0, 2.0]}
     model = _model([_stump(rule_kept, 0.5, 1.0, -2.0), deep, _leaf(0.25)], depth=2, base=0.125)
-    rows = np.zeros((3, len(bc.FEATURES)))
+    rows = np.zeros((3, len(bf.FEATURES)))
     rows[1, rule_kept], rows[1, log_chars] = 1.0, 2.0
     rows[2, rule_kept], rows[2, log_chars] = 1.0, 5.0
     expected = [1.0 + 0.5 + 0.25 + 0.125, -2.0 - 1.0 + 0.25 + 0.125, -2.0 + 2.0 + 0.25 + 0.125]
     assert bc.tree_scores(model, rows) == pytest.approx(expected)
-    assert bc.tree_scores(model, np.zeros((0, len(bc.FEATURES)))).shape == (0,)
+    assert bc.tree_scores(model, np.zeros((0, len(bf.FEATURES)))).shape == (0,)
 
 
 def test_flatten_reads_a_lightgbm_dump_as_node_arrays():
@@ -79,7 +80,7 @@ def test_flatten_reads_a_lightgbm_dump_as_node_arrays():
     tree, depth = block_training._flatten(dump)
     assert depth == 2
     model = _model([tree], depth=depth)
-    rows = np.zeros((3, len(bc.FEATURES)))
+    rows = np.zeros((3, len(bf.FEATURES)))
     rows[1, 3], rows[1, 7] = 1.0, 1.0
     rows[2, 3], rows[2, 7] = 1.0, 9.0
     assert bc.tree_scores(model, rows) == pytest.approx([-1.5, 0.5, 3.0])
@@ -87,7 +88,7 @@ def test_flatten_reads_a_lightgbm_dump_as_node_arrays():
 
 def test_shipped_model_loads_with_the_code_feature_list_and_its_source():
     data = json.loads(bc.MODEL_PATH.read_text(encoding="utf-8"))
-    assert tuple(data["features"]) == bc.FEATURES
+    assert tuple(data["features"]) == bf.FEATURES
     assert bc.load_model() is not None
     source = data["source"]
     assert source["seed"] == 20240601 and source["date"] and source["command"].startswith("newscorpus train")
@@ -106,8 +107,8 @@ def test_features_of_a_small_page():
     blocks = _blocks(_page())
     choice = choose_region(blocks, titles=("Ferry late again",), learned=False)
     indices = bc.candidates(blocks)
-    rows = bc.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices)
-    column = {name: i for i, name in enumerate(bc.FEATURES)}
+    rows = bf.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices)
+    column = {name: i for i, name in enumerate(bf.FEATURES)}
     by_text: dict[str, np.ndarray] = {}
     for row, index in enumerate(indices):
         by_text.setdefault(blocks[index].text, rows[row])  # the first block of each text
@@ -122,7 +123,7 @@ def test_features_of_a_small_page():
     assert copy_row[column["repeat"]] == 1
     # one row per chosen position, equal to the full matrix's rows
     positions = [0, len(indices) - 1]
-    some = bc.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices, positions=positions)
+    some = bf.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices, positions=positions)
     assert np.array_equal(some, rows[positions])
 
 
@@ -191,8 +192,8 @@ def test_item_features_tell_another_entry_of_the_list_from_the_articles_own():
     assert len(descriptions) == 4
     own = descriptions[1]
     entry = blocks[own].parent
-    rows = bc.block_features(blocks, [own], [entry], None, "en", indices)
-    column = {name: i for i, name in enumerate(bc.FEATURES)}
+    rows = bf.block_features(blocks, [own], [entry], None, "en", indices)
+    column = {name: i for i, name in enumerate(bf.FEATURES)}
     row_of = {index: rows[position] for position, index in enumerate(indices)}
     other = row_of[descriptions[2]]
     assert other[column["item_repeat"]] == pytest.approx(np.log1p(4))
@@ -209,15 +210,15 @@ def test_gap_features_count_the_blocks_and_link_blocks_to_the_nearest_kept_one()
     blocks = _blocks(_events_page())
     indices = bc.candidates(blocks)
     descriptions = [i for i in indices if blocks[i].element.get("class") == "event-text"]
-    rows = bc.block_features(blocks, [descriptions[0]], [blocks[descriptions[0]].parent], None, "en", indices)
-    column = {name: i for i, name in enumerate(bc.FEATURES)}
+    rows = bf.block_features(blocks, [descriptions[0]], [blocks[descriptions[0]].parent], None, "en", indices)
+    column = {name: i for i, name in enumerate(bf.FEATURES)}
     row_of = {index: rows[position] for position, index in enumerate(indices)}
     assert row_of[descriptions[0]][column["gap_blocks"]] == 0
     # between the kept description and the next one: the next entry's linked title
     assert row_of[descriptions[1]][column["gap_blocks"]] == pytest.approx(np.log1p(1))
     assert row_of[descriptions[1]][column["gap_links"]] == pytest.approx(np.log1p(1))
     assert row_of[descriptions[3]][column["gap_links"]] == pytest.approx(np.log1p(3))
-    nothing_kept = bc.block_features(blocks, [], [], None, "en", indices)
+    nothing_kept = bf.block_features(blocks, [], [], None, "en", indices)
     assert (nothing_kept[:, column["gap_blocks"]] == -1).all()
 
 

@@ -15,6 +15,7 @@ from itertools import accumulate
 import numpy as np
 
 from newscorpus.core.extraction import block_classifier as bc
+from newscorpus.core.extraction import block_features as bf
 from newscorpus.core.extraction import region
 from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block, build_blocks
 from newscorpus.core.extraction.class_hints import names_flags
@@ -63,7 +64,7 @@ def _cases(count: int = 200):
 
 
 # Round 5's features (the columns the replaced code computes); round 6's item and gap features follow them.
-ROUND5 = bc.FEATURES.index("item_repeat")
+ROUND5 = bf.FEATURES.index("item_repeat")
 
 
 def test_features_match_the_code_they_replaced_on_random_pages():
@@ -71,15 +72,15 @@ def test_features_match_the_code_they_replaced_on_random_pages():
     for blocks, kept, roots, headline, indices, comments in _cases():
         window = item_window(blocks, headline) if headline is not None else None
         for language in ("en", "zh"):
-            whole = bc.block_features(blocks, kept, roots, headline, language, indices, window, comments)
+            whole = bf.block_features(blocks, kept, roots, headline, language, indices, window, comments)
             assert np.array_equal(whole[:, :ROUND5], _old_block_features(blocks, kept, roots, headline, language,
                                                                           indices, window, comments))
         positions = bc.open_positions(blocks, indices, kept, comments, headline)
-        some = bc.block_features(blocks, kept, roots, headline, "en", indices, window, comments, positions)
-        assert some.shape == (len(positions), len(bc.FEATURES))
+        some = bf.block_features(blocks, kept, roots, headline, "en", indices, window, comments, positions)
+        assert some.shape == (len(positions), len(bf.FEATURES))
         assert np.array_equal(some[:, :ROUND5], _old_block_features(blocks, kept, roots, headline, "en", indices,
                                                                      window, comments, positions))
-        whole = bc.block_features(blocks, kept, roots, headline, "en", indices, window, comments)
+        whole = bf.block_features(blocks, kept, roots, headline, "en", indices, window, comments)
         assert np.array_equal(some, whole[positions])  # every column, the new ones too, is the full matrix's
         compared += len(indices)
     assert compared > 2000
@@ -91,19 +92,19 @@ def test_furniture_words_of_ascii_text_match_the_case_insensitive_search():
     texts = [*WORDS, *("".join(rng.choice(letters) for _ in range(rng.randint(0, 300))) for _ in range(2000))]
     texts += [rng.choice(WORDS).upper() + " " + text for text in texts[:500]]
     for text in texts:
-        assert bc._furniture(text) == (bc._FURNITURE.search(text, 0, bc.FURNITURE_PREFIX) is not None), text
+        assert bf._furniture(text) == (bf._FURNITURE.search(text, 0, bf.FURNITURE_PREFIX) is not None), text
     # why text holding one of _UNFOLDED keeps the case-insensitive search: it matches "İ" to "i" where "İ".lower()
     # is two characters
-    assert bc._furniture("Logİn") and "logİn".lower() != "login" and bc._furniture("ſubscribe")
+    assert bf._furniture("Logİn") and "logİn".lower() != "login" and bf._furniture("ſubscribe")
     mixed = [f"{word} “{text}” — é" for word, text in zip(WORDS * 30, texts, strict=False)]
     for text in mixed + ["Ünïcode comments", "ǅ related", "Σ cooKie"]:
-        assert bc._furniture(text) == (bc._FURNITURE.search(text, 0, bc.FURNITURE_PREFIX) is not None), text
+        assert bf._furniture(text) == (bf._FURNITURE.search(text, 0, bf.FURNITURE_PREFIX) is not None), text
 
 
 def test_lower_casing_is_exact_for_every_character_but_the_unfolded_ones():
     ascii_letter = re.compile(r"[a-z]", re.IGNORECASE)
     word = re.compile(r"\w")
-    pattern_chars = {char for char in bc._FURNITURE.pattern if not char.isascii()}
+    pattern_chars = {char for char in bf._FURNITURE.pattern if not char.isascii()}
     unfolded = []
     for code in range(128, sys.maxunicode + 1):
         char = chr(code)
@@ -114,7 +115,7 @@ def test_lower_casing_is_exact_for_every_character_but_the_unfolded_ones():
         assert len(lower) == 1 and not lower.isascii(), hex(code)
         assert (lower in pattern_chars) == (char in pattern_chars), hex(code)
         assert bool(word.match(lower)) == bool(word.match(char)), hex(code)
-    assert tuple(unfolded) == bc._UNFOLDED
+    assert tuple(unfolded) == bf._UNFOLDED
 
 
 def test_item_window_matches_the_per_index_test():
@@ -192,11 +193,11 @@ def _old_block_features(blocks: list[Block], kept: list[int], roots: list[int], 
         distance = 0 if side == 0 else (low - index if side < 0 else index - high + 1)
         anchor, caption = index, False
         while anchor >= 0 and anchor not in holders and not (depth_in >= 0 and anchor == index):
-            caption = caption or blocks[anchor].tag in bc._CAPTION_TAGS
+            caption = caption or blocks[anchor].tag in bf.CAPTION_TAGS
             anchor = blocks[anchor].parent
         node = anchor
         while node >= 0 and not caption:
-            caption = blocks[node].tag in bc._CAPTION_TAGS
+            caption = blocks[node].tag in bf.CAPTION_TAGS
             node = blocks[node].parent
         previous = blocks[indices[position - 1]] if position else None
         following = blocks[indices[position + 1]] if position < last else None
@@ -221,12 +222,12 @@ def _old_block_features(blocks: list[Block], kept: list[int], roots: list[int], 
             block.in_chrome,
             tag in HEADING_TAGS,
             tag == "h1",
-            *(tag == name for name in bc._TAG_FLAGS),
+            *(tag == name for name in bf._TAG_FLAGS),
             block.bold_count > 0,
             block.br_count > 0,
             _old_make(block) in makes,
             first[text] < index,
-            bc._FURNITURE.search(text, 0, bc.FURNITURE_PREFIX) is not None,
+            bf._FURNITURE.search(text, 0, bf.FURNITURE_PREFIX) is not None,
             -1 if headline is None else float(index < headline),
             previous is not None and indices[position - 1] in kept_set,
             following is not None and indices[position + 1] in kept_set,
@@ -237,8 +238,8 @@ def _old_block_features(blocks: list[Block], kept: list[int], roots: list[int], 
             prose_value(block) > 0,
             block.depth - blocks[anchor].depth if anchor >= 0 else block.depth,
             holders.get(anchor, 0) if roots else -1,
-            bc._subtree_share(blocks, prefix, kept_prefix, parent),
-            bc._subtree_share(blocks, prefix, kept_prefix, grandparent),
+            bf._subtree_share(blocks, prefix, kept_prefix, parent),
+            bf._subtree_share(blocks, prefix, kept_prefix, grandparent),
             math.log1p(prefix[blocks[parent].end] - prefix[parent]) if parent >= 0 else 0.0,
             math.log1p(previous.chars) if previous is not None else 0.0,
             math.log1p(following.chars) if following is not None else 0.0,
@@ -283,7 +284,7 @@ def test_gap_matches_the_span_list_form():
         kept_positions = sorted(rng.sample(range(size), rng.randint(0, size)))
         link_prefix = [0, *accumulate(rng.randint(0, 1) for _ in range(size))]
         for position in range(size):
-            assert bc._gap(kept_positions, link_prefix, position) == _old_gap(kept_positions, link_prefix, position)
+            assert bf._gap(kept_positions, link_prefix, position) == _old_gap(kept_positions, link_prefix, position)
 
 
 def _old_additions(model, blocks, kept, roots, headline, language, window, comments) -> list[int]:
@@ -292,7 +293,7 @@ def _old_additions(model, blocks, kept, roots, headline, language, window, comme
     positions = bc.open_positions(blocks, indices, kept, comments, headline)
     if not positions:
         return []
-    rows = bc.block_features(blocks, kept, roots, headline, language, indices, window, comments, positions)
+    rows = bf.block_features(blocks, kept, roots, headline, language, indices, window, comments, positions)
     scores = bc.tree_scores(model, rows)
     kept_texts = {blocks[index].text for index in kept}
     return [indices[position] for position, score in zip(positions, scores, strict=True)

@@ -14,7 +14,7 @@ from newscorpus.core.extraction import class_hints, extract
 from newscorpus.core.extraction.block_tree import build_blocks
 from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.parse import _XML_DECL, _parse, parse_html
-from newscorpus.core.extraction.region import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
+from newscorpus.core.extraction.region_trim import MIN_UNPUNCTUATED_CHARS, keep_line, kept_lines
 from newscorpus.core.extraction.repair import close_title, repair, swallowing_title
 from newscorpus.core.extraction.titles import KEY_CACHE_SIZE, SEPARATOR, _split, key
 from tests.core.extraction.test_fast_walks import _pages

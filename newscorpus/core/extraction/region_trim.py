@@ -1,0 +1,199 @@
+"""The trim of the default method's region: the blocks of the chosen region whose lines are the body (a table of
+rules that drop a block, each with its reason), and the lines of a kept block (paper 000's punctuation statistics).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
+from newscorpus.core.extraction.punctuation import punctuation_ratio
+
+# Blocks in the region whose text is more than half links are dropped (readability uses 0.5 too).
+MAX_LINK_DENSITY = 0.5
+# ... except a punctuated <p> whose own (non-link) text is at least MIN_PARAGRAPH_OWN_CHARS: it is a
+# sentence with inline links (nbcnews.com, bbc.com, blogs.wsj.com paragraphs), dropped only above this
+# density. Swept on the dev pages (2026-11-22): density 0.6/0.7/0.8 x own chars 10/20/30 all gave en
+# .9400-.9406 (from .9377), zh flat; 1.0 (never drop) en .9385; own chars 0 lets "(编辑：小何)返回搜狐"
+# through (zh -0.001). Middle of the plateau chosen.
+MAX_PARAGRAPH_LINK_DENSITY = 0.7
+MIN_PARAGRAPH_OWN_CHARS = 20
+# Lines without punctuation inside the region are kept only in headings or when this long. A sweep on
+# the dev data (0/20/40/80 characters) found 0 best (zh .901 vs .894 at 40): inside the chosen region
+# unpunctuated lines are mostly sub-headings that the gold keeps, so the filter is off by default.
+MIN_UNPUNCTUATED_CHARS = 0
+
+
+def hint_dropped(blocks: list[Block], index: int, top_hint: int) -> bool:
+    """Blocks marked "comment/share/related/..." by class/id inside a region that is not so marked.
+
+    A <p> whose own class alone is negative stays: class words name widgets, and a paragraph is text
+    (youm7.com marks every body paragraph "selectionShareable").
+    """
+    block = blocks[index]
+    if not block.hint < 0 <= top_hint:
+        return False
+    return not (block.tag == "p" and block.parent >= 0 and blocks[block.parent].hint >= 0)
+
+
+# Image captions and credits are not body in the dev gold: dropping <figure>/<figcaption> content
+# from the region moved en F1 .9233 -> .9246, zh flat (run of 2026-11-22).
+CAPTION_TAGS = frozenset({"figure", "figcaption"})
+
+
+def link_dropped(block: Block, max_ratio: float) -> bool:
+    """Link-dense blocks are navigation, except a punctuated <p> with a sentence of its own around its links."""
+    density = block.link_chars / block.chars
+    if (
+        block.tag == "p"
+        and 0.0 < block.punctuation / block.chars <= max_ratio
+        and block.chars - block.link_chars >= MIN_PARAGRAPH_OWN_CHARS
+    ):
+        return density > MAX_PARAGRAPH_LINK_DENSITY
+    return density > MAX_LINK_DENSITY
+
+
+def in_caption(blocks: list[Block], index: int, root: int) -> bool:
+    """Inside a <figure>/<figcaption> (image captions and credits are not body in the dev gold)."""
+    while index >= root:
+        if blocks[index].tag in CAPTION_TAGS:
+            return True
+        if index == root:
+            break
+        index = blocks[index].parent
+    return False
+
+
+def keep_line(line: str, block: Block, max_ratio: float) -> bool:
+    """A line of a kept block stays when its punctuation share is at most max_ratio and it is punctuated, a
+    heading, or long enough to be prose without punctuation."""
+    ratio = punctuation_ratio(line)
+    if ratio > max_ratio:
+        return False
+    if ratio > 0.0:
+        return True
+    return block.tag in HEADING_TAGS or len(line) >= MIN_UNPUNCTUATED_CHARS
+
+
+def kept_lines(block: Block, max_ratio: float) -> list[str]:
+    """The lines of a block that `keep_line` keeps. A one-line block's ratio is its own counts (its text is the
+    line, and `_finish` counted its punctuation and non-space characters as `punctuation_ratio` does), so the
+    punctuation is not searched again (~0.07 ms per page on the dev sets; tests/core/extraction/test_fast_walks.py
+    compares it with keep_line on every block; issue 16, 2026-11-24)."""
+    text = block.text
+    if "\n" in text or not block.chars:
+        return [line for line in text.split("\n") if keep_line(line, block, max_ratio)]
+    ratio = block.punctuation / block.chars
+    if ratio > max_ratio:
+        return []
+    if ratio > 0.0 or block.tag in HEADING_TAGS or len(text) >= MIN_UNPUNCTUATED_CHARS:
+        return [text]
+    return []
+
+
+# Pages hold hidden copies of the article (read-aloud, print and AMP blocks, a mobile and a desktop copy) and
+# the region took both (issue 16). A copy is a block whose whole subtree has the same text, in the same block
+# structure, as an earlier block of the region and at least MIN_COPY_CHARS characters: it is skipped. Repeated
+# lines alone are not copies: pull quotes, refrains and a meal plan's recurring entries repeat, and the gold
+# keeps them (dropping every repeat of a line of 20 / 40 / 80 characters on the six dev sets, 2026-11-24: zh /
+# en macro F1 .9566 / .9297 -> .9534 / .9301, .9543 / .9305, .9565 / .9305; scrapinghub_aeb -0.002). Subtree
+# copies of at least 100 / 200 / 400 characters: .9566 / .9305, .9566 / .9302, .9566 / .9302, no page worse.
+MIN_COPY_CHARS = 100
+
+
+def subtree_keys(blocks: list[Block], roots: list[int]) -> dict[int, tuple[int, int]]:
+    """Per block under the roots: (hash of its subtree's texts and shape, non-space characters in it)."""
+    keys: dict[int, tuple[int, int]] = {}
+    for root in roots:
+        for index in range(blocks[root].end - 1, root - 1, -1):
+            block = blocks[index]
+            children, chars, child = [], block.chars, index + 1
+            while child < block.end:
+                child_key, child_chars = keys[child]
+                children.append(child_key)
+                chars += child_chars
+                child = blocks[child].end
+            keys[index] = (hash((block.tag, block.text, tuple(children))), chars)
+    return keys
+
+
+@dataclass(frozen=True, slots=True)
+class Trim:
+    """What the trim rules read besides the blocks: the headline's item window (None: no headline), the comment
+    sections, the punctuation ratio p and the hint of the region's top block."""
+
+    window: list[bool] | None
+    comments: list[bool]
+    max_ratio: float
+    top_hint: int
+
+
+# Rules that drop a block of the region: (blocks, index, the root whose subtree holds it, trim) -> reason or None.
+def _no_text(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "no text" if not blocks[index].chars else None
+
+
+def _outside_window(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "outside the headline's item" if trim.window is not None and not trim.window[index] else None
+
+
+def _comment_section(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "a comment section" if trim.comments[index] else None
+
+
+def _link_dense(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "mostly links" if link_dropped(blocks[index], trim.max_ratio) else None
+
+
+def _negative_hint(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "a negative class hint" if hint_dropped(blocks, index, trim.top_hint) else None
+
+
+def _caption(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "a caption" if in_caption(blocks, index, root) else None
+
+
+# In the order they are asked (every rule is a pure test, so the order only decides the reason given); a rule
+# taken out of the table is switched off. `_no_text` first: most blocks of a region are wrappers without text of
+# their own, and _link_dense divides by the block's characters.
+TRIM_RULES = (_no_text, _outside_window, _comment_section, _link_dense, _negative_hint, _caption)
+
+
+def trim_reason(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    """Why the trim drops the block (the first reason of TRIM_RULES), None when it keeps it."""
+    for rule in TRIM_RULES:
+        reason = rule(blocks, index, root, trim)
+        if reason is not None:
+            return reason
+    return None
+
+
+def trim_region(blocks: list[Block], roots: list[int], trim: Trim) -> tuple[list[str], list[int]]:
+    """The region's lines and the blocks they come from, in document order: every block under the roots that no
+    rule of TRIM_RULES drops gives its kept_lines; a block whose subtree copies an earlier one (MIN_COPY_CHARS) is
+    skipped with its subtree."""
+    lines: list[str] = []
+    kept: list[int] = []
+    keys = subtree_keys(blocks, roots)
+    seen: set[int] = set()
+    rules = TRIM_RULES
+    for root in roots:
+        position = root
+        while position < blocks[root].end:
+            index, block = position, blocks[position]
+            key, chars = keys[index]
+            if chars >= MIN_COPY_CHARS and block.end > index + 1:
+                if key in seen:  # a copy of an earlier part of the region: skip its subtree
+                    position = block.end
+                    continue
+                seen.add(key)
+            position += 1
+            for rule in rules:  # trim_reason, inline: it runs for every block of the region
+                if rule(blocks, index, root, trim) is not None:
+                    break
+            else:
+                before = len(lines)
+                lines.extend(kept_lines(block, trim.max_ratio))
+                if len(lines) > before:
+                    kept.append(index)
+    return lines, kept
