@@ -34,8 +34,6 @@ class TreeModel:
     features: tuple[str, ...]
     feature: np.ndarray  # (trees, nodes) int: column split on, 0 at leaves
     split: np.ndarray  # (trees, nodes) float: go left when value <= split (+inf at leaves)
-    left: np.ndarray  # (trees * nodes) int: the left child as an index into the flattened (trees x nodes) arrays
-    right: np.ndarray  # (trees * nodes) int
     value: np.ndarray  # (trees, nodes) float: leaf output (0 on inner nodes)
     depth: int
     base: float
@@ -72,7 +70,7 @@ class TreeModel:
         left, right = (left + starts).ravel(), (right + starts).ravel()
         child = np.empty(2 * left.size, dtype=np.intp)
         child[0::2], child[1::2] = 2 * right, 2 * left
-        return cls(tuple(data["features"]), feature, split, left, right, value, int(data["depth"]),
+        return cls(tuple(data["features"]), feature, split, value, int(data["depth"]),
                    float(data.get("base", 0.0)), float(data["threshold"]), dict(data.get("source", {})),
                    np.repeat(feature.ravel(), 2), np.repeat(split.ravel(), 2), child, np.repeat(value.ravel(), 2),
                    starts.ravel() * 2)

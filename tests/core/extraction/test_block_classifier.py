@@ -1,4 +1,4 @@
-"""The learned block model (issue 16 round 5): its features, its tree evaluation, the shipped file, and how the
+"""The learned block model: its features, its tree evaluation, the shipped file, and how the
 default method uses it."""
 
 from __future__ import annotations
@@ -11,9 +11,6 @@ import pytest
 from newscorpus.core.extraction import block_classifier as bc
 from newscorpus.core.extraction import block_features as bf
 from newscorpus.core.extraction import block_training
-from newscorpus.core.extraction.block_tree import build_blocks
-from newscorpus.core.extraction.cleaning import clean_tree
-from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.region import choose_region, page_language
 
 PARAGRAPHS = [
@@ -22,12 +19,6 @@ PARAGRAPHS = [
     for n in range(1, 5)
 ]
 EXTRA = "A later section of the same report explains, at some length, how the timetable was changed last winter."
-
-
-def _blocks(html: str):
-    root = parse_html(html)
-    clean_tree(root)
-    return build_blocks(root)
 
 
 def _page() -> str:
@@ -103,8 +94,8 @@ def test_a_model_made_for_other_features_is_not_used(tmp_path):
     assert bc.load_model(path) is None
 
 
-def test_features_of_a_small_page():
-    blocks = _blocks(_page())
+def test_features_of_a_small_page(blocks_of):
+    blocks = blocks_of(_page())
     choice = choose_region(blocks, titles=("Ferry late again",), learned=False)
     indices = bc.candidates(blocks)
     rows = bf.block_features(blocks, choice.kept, choice.roots, choice.headline, "en", indices)
@@ -127,8 +118,8 @@ def test_features_of_a_small_page():
     assert np.array_equal(some, rows[positions])
 
 
-def test_open_positions_leave_out_kept_linked_and_landmark_blocks():
-    blocks = _blocks(_page())
+def test_open_positions_leave_out_kept_linked_and_landmark_blocks(blocks_of):
+    blocks = blocks_of(_page())
     choice = choose_region(blocks, titles=("Ferry late again",), learned=False)
     indices = bc.candidates(blocks)
     positions = bc.open_positions(blocks, indices, choice.kept, None)
@@ -137,8 +128,8 @@ def test_open_positions_leave_out_kept_linked_and_landmark_blocks():
     assert not {indices[p] for p in positions} & set(choice.kept)
 
 
-def test_the_model_adds_blocks_but_never_a_copy_of_the_body():
-    blocks = _blocks(_page())
+def test_the_model_adds_blocks_but_never_a_copy_of_the_body(blocks_of):
+    blocks = blocks_of(_page())
     rules = choose_region(blocks, titles=("Ferry late again",), learned=False)
     assert EXTRA not in rules.lines
     always = _model([_leaf(1.0)], threshold=0.5)
@@ -149,14 +140,14 @@ def test_the_model_adds_blocks_but_never_a_copy_of_the_body():
     assert choose_region(blocks, titles=("Ferry late again",), learned=never).lines == rules.lines
 
 
-def test_zh_pages_keep_the_rules_body():
+def test_zh_pages_keep_the_rules_body(blocks_of):
     paragraphs = "".join(
         f"<p>第{n}段：市政府今天召开新闻发布会，介绍了今年城市交通改善计划的进展情况，新的公交线路将在下个月开通。</p>"
         for n in range(4)
     )
     extra = ("<div class='related'><p>另外，记者从交通部门了解到，地铁新线的建设工作也在按计划推进之中，"
              "预计明年完工。</p></div>")
-    blocks = _blocks(f"<html><body><article>{paragraphs}</article>{extra}</body></html>")
+    blocks = blocks_of(f"<html><body><article>{paragraphs}</article>{extra}</body></html>")
     always = _model([_leaf(1.0)], threshold=0.5)
     rules = choose_region(blocks, learned=False).lines
     assert len(rules) == 4 and choose_region(blocks, learned=always).lines == rules
@@ -184,8 +175,8 @@ def _events_page() -> str:
             f"<div class='notes'><p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p></div></body></html>")
 
 
-def test_item_features_tell_another_entry_of_the_list_from_the_articles_own():
-    blocks = _blocks(_events_page())
+def test_item_features_tell_another_entry_of_the_list_from_the_articles_own(blocks_of):
+    blocks = blocks_of(_events_page())
     indices = bc.candidates(blocks)
     texts = [blocks[i].element.get("class") or "" for i in indices]
     descriptions = [i for i, names in zip(indices, texts, strict=True) if names == "event-text"]
@@ -206,8 +197,8 @@ def test_item_features_tell_another_entry_of_the_list_from_the_articles_own():
     assert row_of[note][column["item_repeat"]] == 0 and row_of[note][column["item_linked"]] == 0
 
 
-def test_gap_features_count_the_blocks_and_link_blocks_to_the_nearest_kept_one():
-    blocks = _blocks(_events_page())
+def test_gap_features_count_the_blocks_and_link_blocks_to_the_nearest_kept_one(blocks_of):
+    blocks = blocks_of(_events_page())
     indices = bc.candidates(blocks)
     descriptions = [i for i in indices if blocks[i].element.get("class") == "event-text"]
     rows = bf.block_features(blocks, [descriptions[0]], [blocks[descriptions[0]].parent], None, "en", indices)
@@ -222,7 +213,7 @@ def test_gap_features_count_the_blocks_and_link_blocks_to_the_nearest_kept_one()
     assert (nothing_kept[:, column["gap_blocks"]] == -1).all()
 
 
-def test_a_chinese_article_amid_english_chrome_keeps_the_rules_body():
+def test_a_chinese_article_amid_english_chrome_keeps_the_rules_body(blocks_of):
     """The page reads as English (its menus and footer), the rules' body as Chinese: the model is not used."""
     chrome = "".join(f"<div class='menu'><p>Section {n}: programming notes, tools and reviews for readers</p></div>"
                      for n in range(12))
@@ -231,7 +222,7 @@ def test_a_chinese_article_amid_english_chrome_keeps_the_rules_body():
         for n in range(4)
     )
     extra = "<div class='sidebar'><p>A later note, in English, about the blog's comment policy.</p></div>"
-    blocks = _blocks(f"<html><body>{chrome}<article>{paragraphs}</article>{extra}</body></html>")
+    blocks = blocks_of(f"<html><body>{chrome}<article>{paragraphs}</article>{extra}</body></html>")
     assert page_language(blocks) != "zh"
     rules = choose_region(blocks, learned=False).lines
     assert len(rules) == 4 and all(line.startswith("第") for line in rules)

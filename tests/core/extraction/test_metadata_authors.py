@@ -1,4 +1,4 @@
-"""Authors (issue 17's error classes): markup conventions, byline lines in English and Chinese, organisations,
+"""Authors: markup conventions, byline lines in English and Chinese, organisations,
 sources and editors; on our own pages."""
 
 from __future__ import annotations

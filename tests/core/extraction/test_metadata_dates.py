@@ -1,4 +1,4 @@
-"""Dates as pages write them (issue 17's error classes), on our own strings and pages."""
+"""Dates as pages write them, on our own strings and pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Headlines (issue 17, and issue 15's single-page rules): the article-region <h1> over og:title's social headline,
+"""Headlines (the single-page rules): the article-region <h1> over og:title's social headline,
 the site's name removed, a logo heading or a site name never the title; on our own pages."""
 
 from __future__ import annotations

@@ -5,22 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from newscorpus.core.extraction import block_scoring
-from newscorpus.core.extraction.block_tree import build_blocks
-from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata, iso_date
 from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.pso import PSOConfig, maximise
 from newscorpus.core.extraction.punctuation import is_body_line, punctuation_ratio, select_lines
 
 
-def _blocks(html: str):
-    root = parse_html(html)
-    clean_tree(root)
-    return build_blocks(root)
-
-
-def test_normalise_drops_scripts_unwraps_inline_and_nbsp() -> None:
-    blocks = _blocks(
+def test_preparation_drops_scripts_unwraps_inline_and_nbsp(blocks_of) -> None:
+    blocks = blocks_of(
         "<html><head><style>p{}</style></head><body><script>var a='正文。';</script><!-- 注释 -->"
         "<div><p>第一段&nbsp;&nbsp;<b>加粗</b>文字，<a href='#'>链接</a>。<br>第二行。</p></div></body></html>"
     )
@@ -39,13 +31,13 @@ def test_punctuation_ratio_window() -> None:
     assert not is_body_line("A sentence, with links.", link_ratio=0.9)
 
 
-def test_punctuation_method_keeps_short_body() -> None:
-    blocks = _blocks("<body><ul><li><a>首页</a></li><li><a>国内</a></li></ul><p>只有一句话的新闻正文。</p></body>")
+def test_punctuation_method_keeps_short_body(blocks_of) -> None:
+    blocks = blocks_of("<body><ul><li><a>首页</a></li><li><a>国内</a></li></ul><p>只有一句话的新闻正文。</p></body>")
     assert select_lines(blocks) == ["只有一句话的新闻正文。"]
 
 
-def test_block_scores_paper_model_prefers_body() -> None:
-    blocks = _blocks(
+def test_block_scores_paper_model_prefers_body(blocks_of) -> None:
+    blocks = blocks_of(
         "<body><div><a href='/'>Home</a></div>"
         "<div><p>The storm closed schools on Monday, officials said, and roads stayed shut.</p></div></body>"
     )

@@ -1,5 +1,5 @@
 """A list page (section, tag, index) is reported as listing_page, not as an article; pages that state an
-article, or show their headline, keep it (issue 16)."""
+article, or show their headline, keep it."""
 
 from __future__ import annotations
 

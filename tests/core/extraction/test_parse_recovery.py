@@ -1,4 +1,4 @@
-"""Broken document skeletons (issue 16, round 2): the article is recovered rather than lost."""
+"""Broken document skeletons (repair.py): the article is recovered rather than lost."""
 
 from __future__ import annotations
 

@@ -74,11 +74,10 @@ def _blog_index(posts: list[str]) -> str:
 
 def test_blog_index_without_headline_gives_its_first_post_zh() -> None:
     # The second post is the longest; the page's first item is the one a reader (and the gold) takes, so the
-    # region starts there. Since issue 16 the region may climb over the next posts when their title and footer
-    # lines are under a third of what they add (here they are): stopping the climb at the other items cost
-    # wcxb_train .9228 -> .9086 (guides whose sections look like items) and changed no real blog page of the
-    # dev sets (zh_web_content_69 .9696 either way). The first post still leads (the posts' title, date and
-    # footer lines now come with them: a known cost on synthetic index pages like this one).
+    # region starts there. The region may climb over the next posts when their title and footer lines are under
+    # a third of what they add (here they are): stopping the climb at the other items would cut guides whose
+    # sections look like items, and changes no real blog page of the dev sets. The first post still leads (the
+    # posts' title, date and footer lines come with them: a known cost on synthetic index pages like this one).
     lines = extract(_blog_index(ZH_POSTS)).body.split("\n")
     assert ZH_POSTS[0] in lines
     assert lines.index(ZH_POSTS[0]) < lines.index(ZH_POSTS[1])

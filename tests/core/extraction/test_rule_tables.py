@@ -6,27 +6,18 @@ from __future__ import annotations
 import pytest
 
 from newscorpus.core.extraction import block_features, names, region, region_trim
-from newscorpus.core.extraction.block_tree import build_blocks
-from newscorpus.core.extraction.cleaning import clean_tree
-from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.extraction.region_trim import TRIM_RULES, Trim, trim_reason
 
 SENTENCE = "The council voted on Tuesday to expand the bus network, adding twelve routes by spring."
-
-
-def _blocks(html: str):
-    root = parse_html(f"<html><body>{html}</body></html>")
-    clean_tree(root)
-    return build_blocks(root)
 
 
 def _index(blocks, text: str) -> int:
     return next(index for index, block in enumerate(blocks) if block.text == text)
 
 
-def test_each_trim_rule_drops_its_own_kind_of_block_with_its_reason():
+def test_each_trim_rule_drops_its_own_kind_of_block_with_its_reason(blocks_of):
     links = "<a href='/a'>One story</a> <a href='/b'>Another story</a> <a href='/c'>A third one</a>"
-    blocks = _blocks(f"<div class='story'><p>{SENTENCE}</p><div></div><div>{links}</div>"
+    blocks = blocks_of(f"<div class='story'><p>{SENTENCE}</p><div></div><div>{links}</div>"
                      f"<p class='x'>In the window.</p><div class='sidebar'><div>{SENTENCE} Aside.</div></div>"
                      f"<figure><figcaption>{SENTENCE} Caption.</figcaption></figure></div>")
     root = _index(blocks, SENTENCE) - 1
@@ -47,8 +38,8 @@ def test_each_trim_rule_drops_its_own_kind_of_block_with_its_reason():
         "a caption"}
 
 
-def test_the_trim_keeps_what_no_rule_drops_and_a_rule_taken_out_drops_nothing(monkeypatch):
-    blocks = _blocks(f"<div><p>{SENTENCE}</p><figure><figcaption>{SENTENCE} Caption.</figcaption></figure></div>")
+def test_the_trim_keeps_what_no_rule_drops_and_a_rule_taken_out_drops_nothing(monkeypatch, blocks_of):
+    blocks = blocks_of(f"<div><p>{SENTENCE}</p><figure><figcaption>{SENTENCE} Caption.</figcaption></figure></div>")
     trim = Trim(None, [False] * len(blocks), region.PAPER_MAX_RATIO, 0)
     root = _index(blocks, SENTENCE) - 1
     assert region_trim.trim_region(blocks, [root], trim)[0] == [SENTENCE]
@@ -77,8 +68,8 @@ def test_each_name_rule_rejects_its_own_kind_of_text(text, reason):
     assert names.name_rejection(text) == reason
 
 
-def test_every_feature_group_gives_one_value_per_name():
-    blocks = _blocks(f"<div class='story'><h1>Bus routes</h1><p>{SENTENCE}</p><ul><li><a href='/x'>More</a></li>"
+def test_every_feature_group_gives_one_value_per_name(blocks_of):
+    blocks = blocks_of(f"<div class='story'><h1>Bus routes</h1><p>{SENTENCE}</p><ul><li><a href='/x'>More</a></li>"
                      f"<li>{SENTENCE} Again.</li></ul></div>")
     indices = [index for index, block in enumerate(blocks) if block.chars]
     kept = [_index(blocks, SENTENCE)]

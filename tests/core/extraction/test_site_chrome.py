@@ -1,5 +1,5 @@
 """Site chrome around a short article: e-mail sign-up boxes and <footer>/<nav>/<aside> landmarks do not
-compete with the article (round 3 of issue 3)."""
+compete with the article."""
 
 from __future__ import annotations
 

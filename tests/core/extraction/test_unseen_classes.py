@@ -1,5 +1,5 @@
-"""Failure classes seen on sites the extractor was never tuned on (issue 16), each on our own small pages in
-English and Chinese: the rule must fix the class, and the ordinary page must come out as before."""
+"""Failure classes seen on sites the extractor was never tuned on, each on our own small pages in English and
+Chinese: the rule fixes the class, and the ordinary page comes out as it would without the rule."""
 
 from __future__ import annotations
 

@@ -22,8 +22,8 @@ def test_generic_until_a_template_is_induced_then_template():
 
 def teaser_page(number: int, teasers: int = 10) -> str:
     """The synthetic article with a block of short teasers, the same on every page, that outweighs it. The
-    teasers' own paragraph class keeps the generic region from climbing over both (issue 16's climb joins
-    prose of the same markup)."""
+    teasers' own paragraph class keeps the generic region from climbing over both (the climb joins prose of the
+    same markup)."""
     teaser = "今年前四个月，我国外贸进出口稳中有升，消费市场持续回暖。"
     block = "".join(f"<p class='teaser'>第{i}条：{teaser}</p>" for i in range(teasers))
     return article(number).replace('<div class="side">', f'<div class="more">{block}</div><div class="side">')

@@ -23,7 +23,7 @@ def with_consent_dialog(number: int) -> str:
 
 
 def test_the_last_confident_pages_body_node_replaces_a_region_elsewhere():
-    # the rules' region is the dialog (the learned block model adds the article's paragraphs to it: issue 16 round 6)
+    # the rules' region is the dialog (the learned block model adds the article's paragraphs to it)
     rules = extract(with_consent_dialog(2), url(2), learned=False)
     assert "We value your privacy" in rules.body and "bus network" not in rules.body
     assert "We value your privacy" in extract(with_consent_dialog(2), url(2)).body

@@ -1,5 +1,5 @@
 """Site-level title evidence: the site's <title> affix learnt from many pages, the site's own texts (its name in a
-logo <h1>) never an article's title, and template fields that keep being checked (issue 15)."""
+logo <h1>) never an article's title, and template fields that keep being checked."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ def test_the_event_walk_gives_the_budgeted_walks_skeleton_comments_and_pis_inclu
         assert build_skeleton(root).to_json() == _budgeted_skeleton(root, 20_000).to_json()
 
 
-def test_a_subtree_over_the_node_cap_is_cut_as_before():
+def test_a_subtree_over_the_node_cap_is_cut_as_the_budgeted_walk_cuts_it():
     root = etree.fromstring(PAGE, etree.HTMLParser())
     for cap in (1, 2, 3, 5, 8):
         assert build_skeleton(root, cap).to_json() == _budgeted_skeleton(root, cap).to_json()
