@@ -1,11 +1,11 @@
-"""A learned correction of the default method's region (issue 16): text blocks the rules left out that are body.
+"""A learned correction of the default method's region: text blocks the rules left out that are body.
 
-The rules (default.py) choose a region and trim it; a small tree ensemble then reads the features of the text
-blocks the rules left out (`open_positions`), the rules' own decision among them, and adds those it scores as body.
-It never drops a block the rules keep (letting it drop lost held-out F1; BENCHMARKS.md, round 5), and is not used
-where the page or the rules' body is Chinese (RULES_ONLY_LANGUAGES). Trained by
-`block_training.py` (LightGBM, training-time only) on labelled pages; shipped as a JSON file of tree arrays (with
-the data, seed, feature list and date that made it) and evaluated here with numpy alone.
+The rules (region.py) choose a region and trim it; a small tree ensemble then reads the features
+(block_features.py) of the text blocks the rules left out (`open_positions`), the rules' own decision among them,
+and adds those it scores as body. It never drops a block the rules keep (letting it drop lost held-out F1), and is
+not used where the page or the rules' body is Chinese (RULES_ONLY_LANGUAGES). Trained by `block_training.py`
+(LightGBM, training-time only) on labelled pages; shipped as a JSON file of tree arrays (with the data, seed,
+feature list and date that made it) and evaluated here with numpy alone.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from newscorpus.core.extraction.block_tree import Block
 from newscorpus.core.text import language_of_texts
 
 MODEL_PATH = Path(__file__).with_name("block_model.json")
-# Whether the default method uses the shipped model (issue 16 round 5; see BENCHMARKS.md for the figures).
+# Whether the default method uses the shipped model (its held-out figures: BENCHMARKS.md).
 USE_LEARNED = True
 
 
@@ -41,8 +41,8 @@ class TreeModel:
     source: dict
     # The same trees walked with node ids doubled (id 2n is node n of the flat arrays): its split column and value
     # at 2n and 2n + 1, its right child's id at 2n and its left child's at 2n + 1, so a step is one lookup at
-    # id + (value <= split) instead of two lookups and a choice (tree_scores 0.077 -> 0.058 ms a page on the dev sets,
-    # the same scores: issue 16 round 11, 2026-11-25; tests/core/extraction/test_fast_tail.py compares).
+    # id + (value <= split) instead of two lookups and a choice (the same scores:
+    # tests/core/extraction/test_fast_forms_of_block_model.py compares).
     doubled_feature: np.ndarray = field(default=None, repr=False)  # (2 * trees * nodes) int
     doubled_split: np.ndarray = field(default=None, repr=False)  # (2 * trees * nodes) float
     doubled_child: np.ndarray = field(default=None, repr=False)  # (2 * trees * nodes) int
@@ -106,27 +106,26 @@ def candidates(blocks: list[Block]) -> list[int]:
     return [index for index, block in enumerate(blocks) if block.chars]
 
 
-# Languages whose pages keep the rules' body: on zh pages the model's additions lost held-out F1 (scratch runs of the
-# site-grouped 5-fold CV over the six dev sets, 2026-11-24, a 15-leaf model used on every language: zh .9568 ->
-# .9563 at threshold 0.5, .9536 at 0; 75 pages from 2 sets, too few to learn their corrections), so the model is
-# trained on every page but used on the others.
+# Languages whose pages keep the rules' body: on zh pages the model's additions lost held-out F1 in the site-grouped
+# cross-validation (`newscorpus eval extraction`'s folds; 75 pages from 2 sets, too few to learn their corrections),
+# so the model is trained on every page but used on the others.
 RULES_ONLY_LANGUAGES = frozenset({"zh"})
 
 
 def rules_body_only(lines: list[str]) -> bool:
     """Whether the rules' body (`lines`) is in one of RULES_ONLY_LANGUAGES. The page's language is read from all
     its blocks' text, so a Chinese article amid English chrome (menus, sidebars, a footer) can read as en or as
-    undecided (coolshell.cn: 41 of 740 pages, BENCHMARKS.md round 5); the body's own language decides then. Only
-    the lines that fill detect_language's sample are read (language_of_texts)."""
-    return language_of_texts(lines, english=False) in RULES_ONLY_LANGUAGES  # holds no "en" (test_fast_paths.py)
+    undecided (coolshell.cn); the body's own language decides then. Only the lines that fill detect_language's
+    sample are read (language_of_texts)."""
+    return language_of_texts(lines, english=False) in RULES_ONLY_LANGUAGES  # holds no "en" (test_fast_forms_of_region)
 
 
 def open_positions(blocks: list[Block], indices: list[int], kept: list[int], comments: list[bool] | None,
                    headline: int | None = None) -> list[int]:
     """Positions in `indices` of the blocks the model may add: outside the rules' body, under half links, not in
     a comment section or a <nav>/<footer>/<aside>/<header> landmark, not the stated headline (the title, never
-    body). Ruling the rest out before the model costs held-out en .9493 -> .9487 (CV of 2026-11-24) and leaves
-    ~22 blocks a page to score instead of ~140."""
+    body). Ruling the rest out before the model costs a little held-out F1 and leaves ~22 blocks a page to score
+    instead of ~140."""
     kept_set = set(kept)
     if headline is not None:
         kept_set.add(headline)
@@ -143,8 +142,7 @@ def additions(model: TreeModel, blocks: list[Block], kept: list[int], roots: lis
     indices = candidates(blocks)
     kept_texts = {blocks[index].text for index in kept}
     # a copy is never added, whatever its score: its features are not computed (a row's features do not depend on
-    # which other rows are asked; ~5% of the rows on the dev pages; with the tag table and _gap's straight form A/B on
-    # the 1,071 dev pages 0.989 and 0.990 CPU; issue 16 round 8, 2026-11-24)
+    # which other rows are asked)
     positions = [position for position in open_positions(blocks, indices, kept, comments, headline)
                  if blocks[indices[position]].text not in kept_texts]
     if not positions:

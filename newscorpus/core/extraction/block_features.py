@@ -33,16 +33,16 @@ _FURNITURE = re.compile(
 )
 
 # ... searched in a block's first 200 characters: a box says what it is up front, and a long paragraph's later
-# "related" or "comments" is prose (and searching whole paragraphs was a fifth of the features' CPU).
+# "related" or "comments" is prose (and whole paragraphs would cost the most of the features' CPU).
 FURNITURE_PREFIX = 200
 
-# A block's item (issue 16 round 6): its nearest ancestor-or-self, at most ITEM_STEPS up, whose parent holds at
-# least ITEM_REPEAT children of its make (tag and first class) — an entry of a repeated list (teasers, events,
-# horoscope signs, a ticker's items), a section of a sectioned guide, or one paragraph among many. Round 5's model
-# added the other entries beside the article's (an event page's other events, .613 -> .164 held out); the item
-# features let the trees tell "another entry of the list the article sits in" (beside the region, led by a link,
-# short, its siblings linked) from "the article's next section". Not tuned: 6 steps reach a list entry from a
-# paragraph inside it on the dev pages looked at, 3 is the smallest count that makes a list.
+# A block's item: its nearest ancestor-or-self, at most ITEM_STEPS up, whose parent holds at least ITEM_REPEAT
+# children of its make (tag and first class) — an entry of a repeated list (teasers, events, horoscope signs, a
+# ticker's items), a section of a sectioned guide, or one paragraph among many. A model without them added the
+# other entries beside the article's (an event page's other events); the item features let the trees tell
+# "another entry of the list the article sits in" (beside the region, led by a link, short, its siblings linked)
+# from "the article's next section". Not tuned: 6 steps reach a list entry from a paragraph inside it on the dev
+# pages looked at, 3 is the smallest count that makes a list.
 ITEM_STEPS = 6
 ITEM_REPEAT = 3
 
@@ -450,7 +450,7 @@ _FURNITURE_LOWER = re.compile(_FURNITURE.pattern)
 # The characters that a case-insensitive search matches to an ASCII letter but lower() does not turn into one
 # (İ -> "i̇", two characters; ı, ſ, Kelvin K): every other character lowers to one character, no ASCII letter, no
 # other character of the pattern, and keeps its word/non-word kind (all code points checked in
-# tests/core/extraction/test_fast_features.py).
+# tests/core/extraction/test_fast_forms_of_block_model.py).
 _UNFOLDED = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 

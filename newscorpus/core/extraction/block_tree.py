@@ -33,8 +33,7 @@ _SPACES = re.compile(r"[ \t\r\f\v\u3000\u200b\ufeff]+")
 
 def _squash_spaces(text: str) -> str:
     """`_SPACES.sub(" ", text)`, skipped where it would change nothing: no run of two spaces and none of the other
-    characters (~78% of block texts on the dev sets, where the regex took ~0.8 ms per page; the substring tests
-    cost a fifth of that; issue 16, 2026-11-24)."""
+    characters (most block texts; the substring tests cost a fraction of the regex)."""
     if ("  " in text or "\t" in text or "\r" in text or "\f" in text or "\v" in text or "\u3000" in text
             or "\u200b" in text or "\ufeff" in text):
         return _SPACES.sub(" ", text)
@@ -63,7 +62,7 @@ class Block:
     punctuation: int = 0
     # Its element's class attribute ("" without one) and the names_flags of its class and id, as the walk read them
     # for the hints: the later steps ask them of many blocks (signatures, makes, the model's rows, code classes), each
-    # ask an lxml call (issue 16 round 10, 2026-11-25; tests/core/extraction/test_fast_walks.py compares).
+    # ask an lxml call otherwise (tests/core/extraction/test_fast_forms_of_page_preparation.py compares).
     class_names: str = ""
     name_flags: int = 0
 
@@ -80,7 +79,7 @@ def build_blocks(root: etree._Element) -> list[Block]:
     link_depth = 0
     chrome_depth = 0
     # The innermost open block: its index, element and parts. The open blocks are it and its parents (`parent`), and
-    # what it inherits is its own hint and comment mark: no stacks beside the blocks (issue 16, 2026-11-24).
+    # what it inherits is its own hint and comment mark: no stacks beside the blocks.
     current = blocks[0]
     current_index = 0
     current_element = root
@@ -190,17 +189,17 @@ def _finish_open(blocks: list[Block], index: int) -> None:
 
 
 # A finished block's parts: its list is let go as soon as its text is made, when the block closes in the walk. A page's
-# blocks live until its extraction ends, and with each its list and its element's proxy: ~1,370 objects the garbage
-# collector tracks, which its young collections move on to the oldest generation, whose full collections then ran
-# every ~90 pages of the dev sets (~0.13 ms a page). Freed lists make a third fewer (issue 16 round 10, 2026-11-25).
+# blocks live until its extraction ends, and with each its list and its element's proxy: objects the garbage
+# collector tracks and moves on to its oldest generation, whose full collections are costly; freed lists make a third
+# fewer.
 _NO_PARTS: tuple[str, ...] = ()
 
 
 def _finish(block: Block) -> None:
     """A block's text from its parts: no-break spaces counted and made spaces, runs of spaces squashed, each line
     stripped, empty lines dropped; then its counts. Most wrappers own only whitespace (nothing to normalise), and
-    most texts are one line (stripped without the split and join; tests/core/extraction/test_fast_walks.py checks
-    this against the line-by-line form it replaces, issue 16, 2026-11-24)."""
+    most texts are one line (stripped without the split and join;
+    tests/core/extraction/test_fast_forms_of_page_preparation.py checks this against the line-by-line form)."""
     parts = block.parts
     raw = "".join(parts) if len(parts) != 1 else parts[0]
     block.parts = _NO_PARTS  # the list is freed now, not with the page (see _NO_PARTS)
@@ -215,8 +214,8 @@ def _finish(block: Block) -> None:
     # Lines stripped before their runs of spaces are squashed, not after: the indentation and the spaces at a text's
     # ends then never reach the regex (half of its calls). The same text: a run of _SPACES inside a line is bounded
     # by the same characters either way, and every character of _SPACES but the two zero-width ones is whitespace to
-    # str.strip, so a text holding one of those two is squashed first, as before (issue 16 round 11, 2026-11-25;
-    # test_fast_xlast.py compares)
+    # str.strip, so a text holding one of those two is squashed first (test_fast_forms_of_page_preparation.py
+    # compares)
     if "\u200b" in text or "\ufeff" in text:
         text = _SPACES.sub(" ", text)
     if "\n" in text:

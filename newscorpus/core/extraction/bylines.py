@@ -29,7 +29,7 @@ AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator", "byl
 _HAN = f"[{characters(HAN_UNIFIED)}]"  # a Han character of the Unified Ideographs block
 _HAN_NAME = _HAN + "{2,4}(?:·" + _HAN + "{1,6})?"
 _HAN_NAMES = _HAN_NAME + r"(?:[ 、，,　]+" + _HAN_NAME + r")*"
-_HAN_NAMES_WHOLE = re.compile(_HAN_NAMES)  # compiled once (issue 16 round 11)
+_HAN_NAMES_WHOLE = re.compile(_HAN_NAMES)
 _HANDLE = r"[A-Za-z][\w.\-]{1,30}(?: [A-Z][\w.\-]{1,30}){0,2}"
 _AFTER_NAME = r"(?=$|[\s）)】\]，,。;；|/]|报道|摄|电|发自)"
 # 作者：X / 文/X / 撰稿：X (a label and a colon or slash)
@@ -63,16 +63,15 @@ EN_LABELLED = re.compile(
 _BYLINE_HINT = re.compile(r"作|撰|文|记者|通讯员|稿|署名|发布|发表|博主|楼主|由|写于|编辑|责编|是|[（(【\[]|by|author|"
                           r"writer|reporter", re.IGNORECASE)
 # Its alternatives an ASCII line can hold, in lower case: for an ASCII line (most English lines) _BYLINE_HINT's answer
-# from the plain pattern on the line's lower case: the window lines of every second dev page 0.045-0.050 against
-# 0.123-0.127 ms a page, ~1.5% of extraction's CPU (issue 16 round 9, 2026-11-24; test_fast_paths.py compares).
+# from the plain pattern on the line's lower case (tests/core/extraction/test_fast_forms_of_metadata.py compares).
 _ASCII_BYLINE_HINT = re.compile(r"[(\[]|by|author|writer|reporter")
 
 
 def _byline_hint(line: str) -> bool:
     """Whether _BYLINE_HINT matches the line."""
     if line.isascii():
-        # _ASCII_BYLINE_HINT's alternatives as substring tests: 0.033 -> 0.014 ms a page on the dev pages' byline
-        # windows (issue 16 round 11, 2026-11-25; test_fast_tail.py compares with the regex)
+        # _ASCII_BYLINE_HINT's alternatives as substring tests, cheaper than the regex (test_fast_forms_of_metadata.py
+        # compares)
         lowered = line.lower()
         return "by" in lowered or "(" in lowered or "[" in lowered or "author" in lowered or "writer" in lowered \
             or "reporter" in lowered
@@ -233,9 +232,8 @@ def _marked_names(element: etree._Element) -> tuple[str, ...]:
 
 # Of line_authors' patterns only EN_LABELLED can name someone in an ASCII line: ZH_LABELLED, ZH_REPORTER, ZH_POSTED and
 # ZH_EDITOR hold a Han character in every alternative, and a ZH_BRACKET match names only what _HAN_NAMES matches whole.
-# So an ASCII line (most lines of English pages) is read by EN_LABELLED alone: line_authors on the dev pages' byline
-# windows ~0.165 -> 0.135 ms a page (issue 16 round 11, 2026-11-25; tests/core/extraction/test_fast_tail.py compares
-# with every pattern in turn).
+# So an ASCII line (most lines of English pages) is read by EN_LABELLED alone
+# (tests/core/extraction/test_fast_forms_of_metadata.py compares with every pattern in turn).
 def line_authors(lines: list[str], source: str = "line") -> list[AuthorCandidate]:
     """Byline lines (short lines near the headline), by strength of pattern then order: 作者/By labels, then
     reporters (记者 X), then blog posters, then editors."""
@@ -296,9 +294,9 @@ def is_organisation(names: tuple[str, ...], site_names: set[str]) -> bool:
     return any(name_key(name) in keys for name in names) or all(is_organisation_name(name) for name in names)
 
 
-# Order measured on wcxb_train + zh_web_content_69 (precision of each source where it answers, 2026-11-24):
-# JSON-LD .94, microdata .88, meta .88, rel=author .84, byline lines .74, class-marked elements .71, lines after
-# the body .63; author-page links and editors last.
+# Sources in the order of their precision where they answer on wcxb_train + zh_web_content_69 (`newscorpus eval
+# metadata`): JSON-LD .94, microdata .88, meta .88, rel=author .84, byline lines .74, class-marked elements .71,
+# lines after the body .63; author-page links and editors last.
 AUTHOR_ORDER = ("jsonld", "itemprop", "meta", "rel", "line", "href", "marked", "tail", "editor")
 
 

@@ -15,12 +15,9 @@ DROPPED_TAGS = (
     "button", "input", "textarea", "head", "map", "math",
 )  # fmt: skip
 # Dialogs (cookie notices, consent and sign-up pop-ups) are not the page's content: WAI-ARIA marks them
-# role="dialog"/"alertdialog" or aria-modal="true". Dropping them moved en F1 .928 -> .938 on the dev
-# pages (2026-11-22: the two nbcnews.com pages, whose consent dialog holds a long cookie policy); the
-# other candidates measured then did not pay: hidden / display:none / aria-hidden="true" elements
-# (en -0.0001 to +0.0001, a few pages worse: some sites hide body text until a script shows it).
-# Found by a walk in Python: the XPath "//*[@role='dialog' or ...]" took ~0.6 ms per page on the dev sets, the walk
-# half of that (issue 16, 2026-11-24).
+# role="dialog"/"alertdialog" or aria-modal="true" (nbcnews.com's consent dialog holds a long cookie policy).
+# Hidden elements (display:none, aria-hidden="true") stay: some sites hide body text until a script shows it.
+# Found by a walk of the elements, not by the XPath "//*[@role='dialog' or ...]", which costs more CPU.
 
 
 def dialogs(root: etree._Element) -> list[etree._Element]:
@@ -31,8 +28,8 @@ def dialogs(root: etree._Element) -> list[etree._Element]:
 
 
 def document_element(element: etree._Element) -> etree._Element:
-    """The document's root element: "descendant-or-self::" from it finds what "//" finds, in far less CPU in libxml2
-    (a third for the e-mail fields and page_kind's queries on the dev sets; issue 16, 2026-11-24)."""
+    """The document's root element: "descendant-or-self::" from it finds what "//" finds, in far less CPU in
+    libxml2."""
     return element.getroottree().getroot()
 
 
@@ -40,20 +37,17 @@ def document_element(element: etree._Element) -> etree._Element:
 # sure mark is an e-mail input field, found in any markup (utility-CSS sites give no class hint). The box
 # is the largest ancestor of the field holding at most SIGNUP_BOX_MAX_CHARS non-space characters once
 # scripts are gone, and no <p> of its own beside the box (so a short article holding a box keeps its text).
-# Swept on the dev pages (2026-11-22, with the landmark rule of default.py): 200 / 400 / 600 / 800 / 1200 /
-# 2000 gave en .9474 / .9540 / .9540 / .9540 / .9486 / .9420, zh .9566 and cleanportaleval .9239 throughout;
-# at 200 a box's intro lines stay, from 1200 the box grows into a short video description (aeon.co) and a
-# teaser column (theverge.com). Middle of the 400-800 plateau chosen. Comment forms ("name, e-mail,
-# website") go too, which is no loss.
+# Swept 200-2000 with `newscorpus eval extraction` on the dev sets (with region.py's landmark rule): the middle of
+# the 400-800 plateau; at 200 a box's intro lines stay, from 1200 the box grows into a short video description
+# (aeon.co) or a teaser column (theverge.com). Comment forms ("name, e-mail, website") go too, which is no loss.
 SIGNUP_BOX_MAX_CHARS = 600
 _EMAIL_CASE = str.maketrans("EMAIL", "email")  # XPath translate(@type, 'EMAIL', 'email')
 
 
 def email_fields(root: etree._Element) -> list[etree._Element]:
-    """The document's e-mail input fields (what "descendant-or-self::input[translate(@type, 'EMAIL', 'email') =
-    'email']" finds from the document element; tests/core/extraction/test_fast_walks.py compares them), in document
-    order: libxml2's tag-filtered walk instead of the XPath engine's (~0.1 ms less per page on the dev sets; issue 16,
-    2026-11-24)."""
+    """The document's e-mail input fields, in document order: what "descendant-or-self::input[translate(@type,
+    'EMAIL', 'email') = 'email']" finds from the document element, by libxml2's tag-filtered walk rather than the
+    XPath engine (tests/core/extraction/test_fast_forms_of_page_preparation.py compares them)."""
     return [field for field in document_element(root).iter("input") if _is_email_field(field)]
 
 
@@ -63,23 +57,21 @@ def _is_email_field(field: etree._Element) -> bool:
 
 # A <button> holds a label; one that holds paragraphs, headings or sections, or this much text, wraps page
 # content: a </button> met while a <div> opened inside the button is still open is ignored by libxml2, which
-# then nests the rest of the page, <main> included, inside the button (wcxb_train: 5 pages of one publishing
-# platform kept 4-5 blocks and no body). Such a button is kept as a plain container instead of dropped.
+# then nests the rest of the page, <main> included, inside the button (wcxb_train: the pages of one publishing
+# platform kept no body). Such a button is kept as a plain container instead of dropped.
 # Labels and menus are short; 1000 characters leaves room for a menu dropped with its button. Only <button>:
 # a <textarea> holding much text holds escaped markup (1905.com), not page content.
 BUTTON_MAX_CHARS = 1000
 # The same for the other dropped elements that an unclosed start tag can make hold the page (markup.NESTING_DROPS:
 # a <select>, an <object>, a <video> never closed): one holding paragraphs, headings or sections becomes a
 # container. Not the text-count test: a <select> of 200 countries holds 2,000 characters of options.
-# Found by one walk of the tree (`iter`, document order as the XPath union "//select | //option | ..." gave,
-# which walked the tree once per tag: ~0.3 ms per page on the dev sets, issue 16, 2026-11-24).
 _CONTENT_TAGS = ("p", "main", "article", "section", "h1", "h2", "h3")
 
 
 def holds_content(element: etree._Element) -> bool:
-    """Whether the element holds any of _CONTENT_TAGS ("boolean(.//p | .//main | ...)", which test_fast_walks.py
-    compares), from one tag-filtered walk of its descendants that stops at the first hit (the XPath union walked them
-    once per tag: ~0.2 ms per page on the dev sets; issue 16, 2026-11-24)."""
+    """Whether the element holds any of _CONTENT_TAGS ("boolean(.//p | .//main | ...)"), from one tag-filtered walk
+    of its descendants that stops at the first hit (the XPath union walks them once per tag;
+    tests/core/extraction/test_fast_forms_of_page_preparation.py compares the two)."""
     for _ in element.iterdescendants(*_CONTENT_TAGS):
         return True
     return False

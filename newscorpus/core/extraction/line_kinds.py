@@ -22,7 +22,8 @@ CODE_TAGS = frozenset({"pre", "code"})
 # Code highlighters that lay code out in divs or tables (SyntaxHighlighter, highlight.js, Prettify, Enlighter).
 _CODE_CLASS = re.compile(r"(?:^|\s)(?:syntaxhighlighter|highlight|hljs|prettyprint|enlighter\w*|code)(?:\s|$)",
                          re.IGNORECASE)
-# A word every alternative of _CODE_CLASS holds (tests/core/extraction/test_fast_paths.py checks it).
+# A word every alternative of _CODE_CLASS holds (tests/core/extraction/test_fast_forms_of_page_preparation.py checks
+# it).
 _CODE_WORDS = ("code", "highlight", "hljs", "prettyprint", "enlighter")
 # A line whose block is at least this share anchor text is a line of links (the share where the default
 # method's link-density rules start to distrust a block: LISTING_LINK_SHARE of newscorpus.core.extraction).
@@ -36,7 +37,7 @@ def _inline_code_chars(block: Block) -> int:
     """Non-space characters of the block's own inline <code>/<kbd>/<tt> children."""
     chars = 0
     element = block.element
-    if not len(element):  # no child element (many body blocks): no iterator made (issue 16 round 11, 2026-11-25)
+    if not len(element):  # no child element (many body blocks): no iterator made
         return 0
     for child in element.iterchildren():
         if isinstance(child.tag, str) and child.tag in ("code", "kbd", "tt", "samp"):
@@ -46,8 +47,7 @@ def _inline_code_chars(block: Block) -> int:
 
 def _code_class(names: str | None) -> bool:
     """Whether _CODE_CLASS matches; an ASCII class string holding none of its words in lower case cannot match, and
-    is answered without the case-insensitive regex (which took ~3% of extraction's CPU on the dev sets: each body
-    line's block asks for up to 8 enclosing blocks; issue 16, 2026-11-24)."""
+    is answered without the case-insensitive regex (each body line's block asks it of up to 8 enclosing blocks)."""
     if not names:
         return False
     if names.isascii():
@@ -58,9 +58,8 @@ def _code_class(names: str | None) -> bool:
 
 
 def _block_kind(blocks: list[Block], index: int, coded: dict[int, bool] | None = None) -> str:
-    """`coded` caches, per block index, whether the block itself is code (tag or class): the lines of one body share
-    their enclosing blocks, which were asked up to 8 times each (~0.1 ms per page on the dev sets; issue 16,
-    2026-11-24)."""
+    """The kind of the block's lines. `coded` caches, per block index, whether the block itself is code (tag or
+    class): the lines of one body share their enclosing blocks, which would be asked up to 8 times each."""
     block = blocks[index]
     if block.tag in HEADING_TAGS:
         return HEADING
@@ -85,7 +84,7 @@ def line_kinds(body: str, blocks: list[Block]) -> str:
     """The kind of each line of ``body`` (lines matched to the page's blocks in document order; a line found
     only earlier, or nowhere, takes the first block holding it, or ``p``)."""
     lines = body.split("\n")
-    wanted = set(lines)  # only the body's lines are looked up (~0.05 ms per page less than every page line's list)
+    wanted = set(lines)  # only the body's lines are looked up, not every line of the page
     holders: dict[str, list[int]] = {}
     for index, block in enumerate(blocks):
         text = block.text

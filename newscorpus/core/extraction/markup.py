@@ -30,13 +30,11 @@ _HREF_HINT_LOWER = re.compile("|".join(_HREF_WORDS))
 
 def _href_hint(href: str) -> bool:
     """Whether _HREF_HINT matches: for an ASCII href (nearly all) the same answer from the plain pattern on its lower
-    case, ~5x faster than the case-insensitive alternation, which cost ~0.7 ms per page on the dev sets (every <a>
-    is asked; issue 16, 2026-11-24)."""
+    case, several times faster than the case-insensitive alternation (every <a> is asked)."""
     if href.isascii():
         lowered = href.lower()
-        # _HREF_WORDS hold "aut" (author, autor) or are one of the five others: ~1% of hrefs pass these substring
-        # tests, which cost ~0.65 of the search (0.047 vs 0.074 ms a page on every second dev page; issue 16 round 10,
-        # 2026-11-25; test_fast_paths.py compares)
+        # _HREF_WORDS hold "aut" (author, autor) or are one of the five others: few hrefs pass these substring tests,
+        # which cost less than the search (tests/core/extraction/test_fast_forms_of_page_preparation.py compares)
         if ("aut" in lowered or "writer" in lowered or "contributor" in lowered or "columnist" in lowered
                 or "reporter" in lowered or "journalist" in lowered):
             return _HREF_HINT_LOWER.search(lowered) is not None
@@ -61,14 +59,13 @@ class PageMarkup:
     author_links: list[etree._Element] = field(default_factory=list)  # <a href="/author/jane-roe">
     author_marked: list[etree._Element] = field(default_factory=list)
     date_marked: list[etree._Element] = field(default_factory=list)
-    # Read in the same walk for the steps after it (one walk fewer per page; issue 16, 2026-11-24): the elements
-    # marked as a dialog (normalise.dialogs, before cleaning: clean_tree skips those it has dropped since) and
-    # whether the page states it is an article (og:type "article" or a JSON-LD ARTICLE_LD type; page_kind.is_listing).
+    # Read in the same walk for the steps after it: the elements marked as a dialog (cleaning.dialogs, before
+    # cleaning: clean_tree skips those it has dropped since) and whether the page states it is an article (og:type
+    # "article" or a JSON-LD ARTICLE_LD type; page_kind.is_listing).
     dialogs: list[etree._Element] = field(default_factory=list)
     article_marked: bool = False
-    # ... and the elements normalise.clean_tree looks at, in document order: <input> (e-mail fields), <button>, and
-    # the NESTING_DROPS elements (three tag-filtered walks of the whole tree fewer: A/B against them on the 1,071 dev
-    # pages 0.986-0.991 CPU, 3 runs; issue 16 round 8, 2026-11-24).
+    # ... and the elements cleaning.clean_tree looks at, in document order: <input> (e-mail fields), <button>, and
+    # the NESTING_DROPS elements (three walks of the whole tree fewer).
     inputs: list[etree._Element] = field(default_factory=list)
     buttons: list[etree._Element] = field(default_factory=list)
     nesting: list[etree._Element] = field(default_factory=list)
@@ -88,9 +85,9 @@ _TOKEN_CACHE_SIZE = 100_000
 _token_marks: dict[str, int] = {}
 
 
-# A word every alternative of DATE_NAMES holds (tests/core/extraction/test_fast_paths.py checks it): a token holding
-# none is not searched (most tokens; the regex alternations were ~2% of extraction's CPU on the dev sets; issue 16,
-# 2026-11-24). AUTHOR_NAMES is its words' alternation: finding one of them is its whole answer.
+# A word every alternative of DATE_NAMES holds (tests/core/extraction/test_fast_forms_of_page_preparation.py checks
+# it): a token holding none (most tokens) is not searched. AUTHOR_NAMES is its words' alternation: finding one of
+# them is its whole answer.
 _DATE_WORDS = ("date", "publish", "posted", "time", "fabu")
 
 
@@ -105,8 +102,7 @@ def _token_mark(token: str) -> int:
     mark = _token_marks.get(token)
     if mark is None:
         lowered = token.lower()
-        # most new tokens (ids) hold no mark word: one search instead of 13 substring tests (the ids of every second dev
-        # page 0.41 against 0.58 us each; issue 16 round 9, 2026-11-24; test_fast_paths.py compares)
+        # most new tokens (ids) hold no mark word: one search instead of 13 substring tests
         if _MARK_WORDS.search(lowered) is None:
             mark = 0
         else:
@@ -119,8 +115,8 @@ def _token_mark(token: str) -> int:
 
 
 # Any word a token needs for a mark: a class string holding none of them in lower case has no marked token, so it is
-# answered without splitting it (3 of 4 class strings on the dev sets hold none; the per-token path cost ~0.2 ms per
-# page there, this one ~0.14; tests/core/extraction/test_fast_paths.py checks it against the per-token marks).
+# answered without splitting it (most class strings; tests/core/extraction/test_fast_forms_of_page_preparation.py
+# checks it against the per-token marks).
 _MARK_WORDS = re.compile("|".join(AUTHOR_WORDS + _DATE_WORDS))
 
 
@@ -136,7 +132,7 @@ def _class_mark(names: str) -> int:
     return mark
 
 
-# WAI-ARIA dialog roles (normalise.py says why dialogs are dropped).
+# WAI-ARIA dialog roles (cleaning.py says why dialogs are dropped).
 DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 # JSON-LD types that say "this page is one article" (schema.org Article and its subtypes used by news sites).
 ARTICLE_LD = re.compile(
@@ -150,8 +146,7 @@ _SKIPPED_TAGS = frozenset({"html", "body", "meta", "link", "head", "style", "nos
 def read_markup(root: etree._Element) -> PageMarkup:
     """One walk over the elements, reading each one's attributes once (`items()`: one call, empty for most): an
     element of a tag in _TAG_READERS is read by its reader, its class and id words are marked (cached per value and
-    token), and its attributes named in _ATTRIBUTE_READERS are read by theirs. The cost is the walk (~1 ms for a
-    2,000-element page)."""
+    token), and its attributes named in _ATTRIBUTE_READERS are read by theirs. Most of the cost is the walk itself."""
     markup = PageMarkup()
     token_marks = _token_marks
     tag_readers = _TAG_READERS
@@ -229,7 +224,7 @@ _ATTRIBUTE_READERS = {
 }
 
 
-# The dropped elements that an unclosed start tag can make hold the page (normalise.clean_tree says why).
+# The dropped elements that an unclosed start tag can make hold the page (cleaning.py says why).
 NESTING_DROPS = ("select", "option", "object", "applet", "map", "video", "audio", "canvas", "picture", "embed")
 
 

@@ -37,8 +37,7 @@ class Metadata:
     author: str | None = None  # the authors joined with ", " (what a single text column holds)
     published_at: str | None = None  # ISO 8601 with the page's own offset, or a bare day
     # Every title the page states (JSON-LD headline, og:title, <title>, ...), for locating the headline block
-    # (not the chosen title: a logo <h1> chosen on a single page would become the body window; merged eval
-    # 2026-11-24: en .930 -> .931, scrapinghub .973 -> .983, metadata figures unchanged).
+    # (not the chosen title: a logo <h1> chosen on a single page would become the body window).
     titles: tuple[str, ...] = field(default=(), compare=False, repr=False)
     authors: tuple[str, ...] = ()
     modified_at: str | None = None

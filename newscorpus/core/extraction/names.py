@@ -113,8 +113,8 @@ _NOT_NAME_TEXT = re.compile(
 )
 PARTICLES = frozenset("van von der den de del della di da du la le al el bin ibn st dos das y".split())
 MAX_NAME_CHARS = 60
-# Patterns the functions below used by their source text, compiled once (each call looked its source up in re's
-# cache: ~0.5 us a call, ~10 us a page; issue 16 round 11, 2026-11-25).
+# Patterns of the functions below, compiled once (a pattern written in the call is looked up in re's cache on every
+# call).
 _TRAILING_MARKS = re.compile(r"[\s\d*†‡]+$")
 _DIGIT = re.compile(r"\d")
 _LATIN_WORD = re.compile(r"[A-Za-z]{3}")

@@ -34,11 +34,9 @@ def parse_html(text: str, utf8: bytes | None = None) -> etree._Element | None:
 
     libxml2 reads the text's UTF-8 bytes: `utf8` when the caller has them (the page's own bytes, when the text is
     their strict UTF-8 decoding: DecodedPage.strict), else the text encoded here once it holds more than ASCII. lxml
-    would hand libxml2 such a text as Latin-1, UTF-16 or UCS-4 for it to convert: the same tree (every page of the dev
-    sets; tests/core/extraction/test_fast_parse.py) for less CPU (UTF-8 pages of the dev sets 1.40 -> 1.11 ms from
-    their own bytes; UCS-4 texts 2.39 -> 1.59 ms with the encoding; UTF-16 and Latin-1 texts alike either way), and
-    the search for a NUL is in the bytes (~0.05 instead of ~0.6 ns a character; issue 16, 2026-11-24). A text with an
-    XML declaration (cut here) or a NUL (removed) is parsed as before."""
+    would hand libxml2 such a text as Latin-1, UTF-16 or UCS-4 for it to convert: the same tree
+    (tests/core/extraction/test_fast_forms_of_page_preparation.py) for less CPU, and the search for a NUL is in the
+    bytes. A text with an XML declaration (cut here) or a NUL (removed) is parsed from the text."""
     if utf8 is None and not text.isascii():
         try:
             utf8 = text.encode("utf-8")

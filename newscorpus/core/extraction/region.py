@@ -1,8 +1,8 @@
 """The default method: pick the article container by propagating punctuated-prose scores to ancestors
 (paper 004's "nearest block" blocks, scored in the manner of readability's candidates), add sibling
 containers that score alike, widen the region to ancestors whose extra text is prose of the same make
-(bodies split over many sibling sections), then trim the region block by block (link density, class
-hints) and line by line (paper 000's punctuation statistics).
+(bodies split over many sibling sections), then trim the region block by block and line by line
+(region_trim.py).
 
 When the page states a headline (an <h1>/<h2> matching <title>/og:title, see headline.py) only the
 content after it, up to the next heading of the same kind, is scored; the headline itself is not body.
@@ -29,20 +29,14 @@ GRANDPARENT_SHARE = 0.5
 # (readability adds +-25 points; a multiplier keeps it proportional to page length).
 POSITIVE_HINT_FACTOR = 1.25
 NEGATIVE_HINT_FACTOR = 0.3
-# Siblings of the best container scoring at least this share of it join the region. Readability uses
-# 0.2. Chosen with EXPAND_PROSE_SHARE by `extraction_eval.tune_default` (grid 0.2/0.35/0.5) on the 248
-# dev pages (2026-11-22); the same search inside every cross-validation fold picked 0.5 in 7 of 8 folds.
-# The value for en and other languages; zh has its own (LANGUAGE_CONSTANTS).
+# The three constants below are tuned on the dev sets by `newscorpus train extraction --data <six dev sets>
+# --no-fit --cross-validate --folds 5 --seed 20240601` (extraction_eval.DEFAULT_GRID, site-grouped folds); the
+# module values are those chosen for en and every other language, zh has its own (LANGUAGE_CONSTANTS).
+# Siblings of the best container scoring at least this share of it join the region (readability: 0.2).
 SIBLING_SHARE = 0.5
 # Widening: the region climbs to the ancestor with the best gain = prose - alpha * other text, alpha =
-# EXPAND_PROSE_SHARE / (1 - EXPAND_PROSE_SHARE) (see expand_upwards). Issue 3 climbed step by step while each
-# step added >= 0.8 prose and stopped at the first step that did not: a listicle's item heading or a picture
-# credit between two sections stopped it on the first section (wcxb_train: guides cut to one section, recall
-# .1). The objective climb over all six dev sets (2026-11-24; zh / en macro F1): greedy 0.8 .9566 / .9113;
-# objective 0.8 .9566 / .9214, 0.75 .9566 / .9238, 0.67 .9566 / .9267, 0.6 .9482 / .9279 (from 0.6 a zh page
-# takes its site chrome). 2/3 (alpha = 2) was chosen as the knee before zh loses; since zh has its own values
-# (LANGUAGE_CONSTANTS) this is the en (and other languages') value, 0.6, the per-language choice of
-# `train extraction --cross-validate` on all six dev sets (see LANGUAGE_CONSTANTS).
+# EXPAND_PROSE_SHARE / (1 - EXPAND_PROSE_SHARE) (see expand_upwards), so it looks past a listicle's item heading or a
+# picture credit between two sections instead of stopping at the first step that adds little prose.
 EXPAND_PROSE_SHARE = 0.6
 # ... and at least this share of the added prose sits in blocks of the same tag and class as the
 # region's paragraphs (split article sections repeat their paragraph markup; disclaimers, teasers and
@@ -52,36 +46,20 @@ SIMILAR_SHARE = 0.5
 # would keep): a region holding a sliver of it is one section of a sectioned page (a guide's first list, one
 # widget of a page builder), whose other sections are other markup, and there only the prose/other-text gain
 # decides. Not on pages of repeated items (page_items): a blog index's next posts are of the same make and the
-# make test is what keeps them out. Issue 16 round 2, six dev sets (2026-11-24; zh / en macro F1): off .9568 /
-# .9353; 0.05 .9568 / .9361; 0.1 .9568 / .9378 (5 pages better, none worse: wcxb_train instructables.com,
-# krioda.com, pluralsight.com, codefarm.me, magic_html_article onedio.com); 0.2 .9510 / .9413 (9 better, a
-# magic_html_article zh page .44 and a wcxb_train page .38 worse). Without the items exception: 0.1 zh .9334
-# (two blog index pages take every post). A minimum size for the dissimilar prose instead (40 characters):
-# zh .9335 / en .9390. `train extraction --cross-validate` re-chooses it in every fold (0 / 0.1 / 0.2). 0.1
-# was kept for the zh page; since zh has its own values (LANGUAGE_CONSTANTS) this is the en (and other
-# languages') value, 0.2, the per-language choice on all six dev sets (see LANGUAGE_CONSTANTS).
+# make test is what keeps them out.
 SIMILAR_FROM_SHARE = 0.2
 # Pages of repeated items (blog/forum index pages, no headline matching the title): an item needs this much
 # prose, and the page at least MIN_ITEMS such items, before the first one is taken instead of the best.
-# Dev pages (2026-11-22): 100-200 characters and 3-4 items give the same result (zh .923 -> .946, from two
-# blog index pages of one site, the only pages that change); 50 characters or 2 items take a fragment on
-# dugushici.com (zh -0.002), 400 characters or 6 items miss a 371-character first post.
+# Swept with `newscorpus eval extraction` on the dev sets: 100-200 characters and 3-4 items give the same result;
+# fewer take a fragment of a post, more miss a short first post.
 MIN_ITEM_PROSE = 150
 MIN_ITEMS = 3
-# The three constants tuned by `train extraction --cross-validate` per language of the page's text
-# (`detect_language` over its blocks, before the region is chosen); a language not listed here, or a page
-# whose language it cannot tell, takes the module values above (en's). Source: issue 16 round 3
-# (2026-11-24), site-grouped 5-fold cross-validation over the six dev sets (`newscorpus train extraction
-# --data <six sets> --no-fit --cross-validate --folds 5 --seed 20240601`, BENCHMARKS.md): choosing the
-# grid point per language inside every fold (zh from the fold's zh training pages, en from its en pages)
-# gave held-out zh .957 / en .943 against .943 / .943 with one point for all pages (every fold then took en's
-# 0.6 / 0.5 / 0.2, which costs zh .03 on magic_html_article). en (and other languages) take that choice on all
-# dev pages, the module values above: 0.6 / 0.5 / 0.2 (en .9378 -> .9434; every fold chose 0.6 and 0.2, 4 of 5
-# SIBLING_SHARE 0.5). zh keeps the values shipped before, 0.67 / 0.5 / 0.1: the zh objective is flat (on all
-# zh dev pages .9568 at every point from 0.67 with SIMILAR_FROM_SHARE 0 or 0.1 and from 0.75 with any; in every
-# fold 0.67 / 0.5 / 0.1 is within .0001 of the best zh training F1, in fold 2 tied with it, and the held-out
-# zh is .957 at it as at the folds' choices), and 0.75 / 0.35 / 0.0 (the first best point in grid order)
-# would switch the sliver exemption above off for zh (a sectioned zh page cut to one section; tests/core).
+# The tuned constants per language of the page's text (`detect_language` over its blocks, before the region is
+# chosen); a language not listed, or a page whose language cannot be told, takes the module values (en's). The
+# per-language choice inside every fold held out zh .957 / en .943 against .943 / .943 with one point for all
+# pages (BENCHMARKS.md). zh keeps 0.67 / 0.5 / 0.1, within .0001 of every fold's best zh point: the first best
+# point in grid order (0.75 / 0.35 / 0.0) would switch the sliver exemption off for zh (a sectioned zh page cut
+# to one section; tests/core/extraction/test_default_region.py).
 LANGUAGE_CONSTANTS: dict[str, dict[str, float]] = {
     "zh": {"EXPAND_PROSE_SHARE": 0.67, "SIBLING_SHARE": 0.5, "SIMILAR_FROM_SHARE": 0.1},
 }
@@ -143,9 +121,8 @@ def candidate_scores(blocks: list[Block], values: list[float], chars: list[float
     Only the blocks with a value add (walked in the same descending order, so each score sums the same floats in
     the same order) and only the scored blocks read their subtree's characters, as prefix-sum differences over the
     blocks in document order (a subtree is blocks[index:end]; whole numbers, so the floats the block-by-block sums
-    gave; `chars`: char_prefix(blocks) when the caller has it). 0.105 -> 0.08 ms a page on the dev sets, and the
-    prefix shared with _subtree_totals (issue 16 round 11, 2026-11-25; A/B in BENCHMARKS.md;
-    tests/core/extraction/test_fast_tail.py compares with the walk over every block)."""
+    gave; `chars`: char_prefix(blocks) when the caller has it, shared with _subtree_totals;
+    tests/core/extraction/test_fast_forms_of_region.py compares with the walk over every block)."""
     n = len(blocks)
     scores = [0.0] * n
     for index in reversed(list(compress(range(1, n), values[1:]))):  # as range(n - 1, 0, -1), skipping no value
@@ -196,10 +173,8 @@ def _subtree_totals(blocks: list[Block], values: list[float], top_hint: int,
 
     Prefix sums, read per block on demand (SubtreeSums): the values are whole numbers of characters (prose_value),
     so every sum is exact, the same float in any order; only the blocks with a value are tested (`chars`:
-    char_prefix(blocks) when the caller has it). The walk over every
-    block that this replaced summed both for all ~400 blocks of a page, ~0.09 ms (issue 16 round 11, 2026-11-25:
-    with candidate_scores' and _region's changes, A/B on the 1,071 dev pages in BENCHMARKS.md;
-    tests/core/extraction/test_fast_tail.py compares with the walk)."""
+    char_prefix(blocks) when the caller has it; tests/core/extraction/test_fast_forms_of_region.py compares with the
+    walk over every block)."""
     kept = [0.0] * len(blocks)
     for index in compress(range(len(blocks)), values):
         block = blocks[index]
@@ -211,8 +186,8 @@ def _subtree_totals(blocks: list[Block], values: list[float], top_hint: int,
 
 def _signature(block: Block) -> tuple[str, str]:
     """Tag and first class name: "zn-body__paragraph" and "zn-body__paragraph speakable" are the same
-    markup with a modifier (BEM-style). Exact class strings (readability's test) kept cnn.com's first
-    paragraphs out of its region: en .9462 -> .9466, nothing else changed (dev run of 2026-11-22)."""
+    markup with a modifier (BEM-style); exact class strings (readability's test) kept cnn.com's first
+    paragraphs out of its region."""
     classes = block.class_names.split()
     return block.tag, classes[0] if classes else ""
 
@@ -278,12 +253,9 @@ def join_similar_siblings(blocks: list[Block], roots: list[int], values: list[fl
                           totals: SubtreeTotals | None = None) -> list[int]:
     """Add the region's siblings, walking outwards from it, while each is a block of the region's own make
     (tag and class of a root or of one of its paragraphs) holding mostly such paragraphs; siblings without
-    prose are passed over, any other prose stops the walk (readability's same-class sibling rule).
-
-    Dev pages (2026-11-22): en .9265 -> .9280 (bbc.com, cnn.com paragraphs beside the region), zh flat.
-    Without the own-make test on the sibling itself: en .9262, zh .9221 (author bios, disclaimers and
-    standfirsts join); with widening's prose-share test as well: en .9270 (bbc.com's last section holds a
-    link-dense "follow us" line and stays out).
+    prose are passed over, any other prose stops the walk (readability's same-class sibling rule): bbc.com's and
+    cnn.com's paragraphs beside the region join; without the own-make test on the sibling itself, author bios,
+    disclaimers and standfirsts would join too.
     """
     parent = blocks[roots[0]].parent
     if parent < 0:
@@ -339,10 +311,9 @@ def page_items(blocks: list[Block], top: int, values: list[float], totals: Subtr
 
 # HTML5 landmarks of the site around the article: prose inside them does not score (a footer's "about us" and
 # newsletter text outscored a one-sentence video caption on mashable.com). <header> is left out: pages put
-# the headline and the lede, sometimes the whole article, in it (with it: other-language pages haber7.com
-# .93 -> .84 and onedio.com .73 -> 0). Dev pages (2026-11-22): footer / footer+nav / footer+nav+aside all give
-# en .9473 -> .9540 together with the sign-up box rule (normalise.py), nothing else changes; alone, nothing.
-# A page whose only prose is in such landmarks (an article inside <aside>) keeps scoring it.
+# the headline and the lede, sometimes the whole article, in it (haber7.com, onedio.com). It pays together with
+# the sign-up box rule (cleaning.py). A page whose only prose is in such landmarks (an article inside <aside>)
+# keeps scoring it.
 SITE_CHROME_TAGS = frozenset({"footer", "nav", "aside"})
 
 
@@ -357,13 +328,13 @@ def in_site_chrome(blocks: list[Block], index: int) -> bool:
     return False
 
 
-# Comment threads are never the body (issue 15: on a real blog 206 of 214 lines of short posts' bodies were
-# comments): blocks in a comment section do not score, so a post without a body of its own is no_body. A
-# comment section is a block whose class/id names one (Block.comment, normalise.COMMENT_TOKEN), or what
-# follows a label ("Comments", "12 Comments", "Leave a Reply", "网友评论") inside the label's parent. A label is
-# a heading without links; a Chinese label may be any block without links (portals title their comment boxes
-# with a <div>). Labels as links or buttons ("Comments" near the top of a story, "Leave a comment" under it)
-# mark nothing (dev pages: dailymail.co.uk -0.15, a newsletter post -0.09 when they did).
+# Comment threads are never the body (on a real blog most lines of short posts' bodies were comments): blocks in
+# a comment section do not score, so a post without a body of its own is no_body. A comment section is a block
+# whose class/id names one (Block.comment, class_hints.COMMENT_TOKEN), or what follows a label ("Comments",
+# "12 Comments", "Leave a Reply", "网友评论") inside the label's parent. A label is a heading without links; a
+# Chinese label may be any block without links (portals title their comment boxes with a <div>). Labels as links
+# or buttons ("Comments" near the top of a story, "Leave a comment" under it) mark nothing: they cost
+# dailymail.co.uk and a newsletter post their bodies when they did.
 COMMENT_LABEL = re.compile(
     r"^(?:\d+\s*)?(?:comments?|responses?|replies|leave a (?:reply|comment)|join the discussion|"
     r"(?:网友|最新|热门|精彩|相关|全部)?评论(?:区|列表)?|发表评论|我要评论)(?:\s*[(（]?\d+[)）]?)?[:：]?$",
@@ -395,9 +366,8 @@ def region_values(blocks: list[Block], max_ratio: float, window: list[bool] | No
 
     A block in a comment section or outside the window is worth 0 (prose_value, a pure function of the block, is not
     asked of it); so is a block without text: only the blocks with text are visited and only those with a value asked
-    whether they are in site chrome (~400 blocks a page, ~200 with text, ~50 with a value; issue 16 round 11,
-    2026-11-25, with the prefix sums of candidate_scores and _subtree_totals: _region 0.43 -> 0.36 ms a page on the
-    dev sets; tests/core/extraction/test_fast_tail.py compares with the list over every block)."""
+    whether they are in site chrome (of a page's ~400 blocks, ~200 hold text, ~50 a value;
+    tests/core/extraction/test_fast_forms_of_region.py compares with the list over every block)."""
     n = len(blocks)
     values = [0.0] * n
     for i in compress(range(n), map(_CHARS, blocks)):
@@ -467,7 +437,7 @@ def choose_region(
         return RegionChoice([], [], 0.0)
     # "en" is told from None nowhere below (LANGUAGE_CONSTANTS and RULES_ONLY_LANGUAGES hold no "en", the model's
     # rows read "zh or not"): the stopword count is skipped (tests/core/test_text.py and
-    # tests/core/extraction/test_fast_paths.py check both)
+    # tests/core/extraction/test_fast_forms_of_region.py check both)
     language = page_language(blocks, english=False)
     comments = comment_sections(blocks)  # asked once: the rules' regions and the model read the same list
     choice, window = _rules_region(blocks, max_ratio, titles, tuned_constants(language), comments)

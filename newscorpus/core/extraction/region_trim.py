@@ -13,14 +13,13 @@ from newscorpus.core.extraction.punctuation import punctuation_ratio
 MAX_LINK_DENSITY = 0.5
 # ... except a punctuated <p> whose own (non-link) text is at least MIN_PARAGRAPH_OWN_CHARS: it is a
 # sentence with inline links (nbcnews.com, bbc.com, blogs.wsj.com paragraphs), dropped only above this
-# density. Swept on the dev pages (2026-11-22): density 0.6/0.7/0.8 x own chars 10/20/30 all gave en
-# .9400-.9406 (from .9377), zh flat; 1.0 (never drop) en .9385; own chars 0 lets "(编辑：小何)返回搜狐"
-# through (zh -0.001). Middle of the plateau chosen.
+# density. Swept with `newscorpus eval extraction` on the dev sets (density 0.6-0.8 x own characters 10-30: one
+# plateau; own characters 0 lets "(编辑：小何)返回搜狐" through); the middle of the plateau.
 MAX_PARAGRAPH_LINK_DENSITY = 0.7
 MIN_PARAGRAPH_OWN_CHARS = 20
-# Lines without punctuation inside the region are kept only in headings or when this long. A sweep on
-# the dev data (0/20/40/80 characters) found 0 best (zh .901 vs .894 at 40): inside the chosen region
-# unpunctuated lines are mostly sub-headings that the gold keeps, so the filter is off by default.
+# Lines without punctuation inside the region are kept only in headings or when this long. Off (0): inside the
+# chosen region unpunctuated lines are mostly sub-headings that the gold keeps (swept 0-80 with `newscorpus eval
+# extraction` on the dev sets, 0 best).
 MIN_UNPUNCTUATED_CHARS = 0
 
 
@@ -36,8 +35,8 @@ def hint_dropped(blocks: list[Block], index: int, top_hint: int) -> bool:
     return not (block.tag == "p" and block.parent >= 0 and blocks[block.parent].hint >= 0)
 
 
-# Image captions and credits are not body in the dev gold: dropping <figure>/<figcaption> content
-# from the region moved en F1 .9233 -> .9246, zh flat (run of 2026-11-22).
+# Image captions and credits are not body in the dev gold: <figure>/<figcaption> content is dropped from the
+# region (the caption rule of TRIM_RULES).
 CAPTION_TAGS = frozenset({"figure", "figcaption"})
 
 
@@ -78,8 +77,8 @@ def keep_line(line: str, block: Block, max_ratio: float) -> bool:
 def kept_lines(block: Block, max_ratio: float) -> list[str]:
     """The lines of a block that `keep_line` keeps. A one-line block's ratio is its own counts (its text is the
     line, and `_finish` counted its punctuation and non-space characters as `punctuation_ratio` does), so the
-    punctuation is not searched again (~0.07 ms per page on the dev sets; tests/core/extraction/test_fast_walks.py
-    compares it with keep_line on every block; issue 16, 2026-11-24)."""
+    punctuation is not searched again (tests/core/extraction/test_fast_forms_of_region.py compares it with keep_line
+    on every block)."""
     text = block.text
     if "\n" in text or not block.chars:
         return [line for line in text.split("\n") if keep_line(line, block, max_ratio)]
@@ -91,13 +90,11 @@ def kept_lines(block: Block, max_ratio: float) -> list[str]:
     return []
 
 
-# Pages hold hidden copies of the article (read-aloud, print and AMP blocks, a mobile and a desktop copy) and
-# the region took both (issue 16). A copy is a block whose whole subtree has the same text, in the same block
-# structure, as an earlier block of the region and at least MIN_COPY_CHARS characters: it is skipped. Repeated
-# lines alone are not copies: pull quotes, refrains and a meal plan's recurring entries repeat, and the gold
-# keeps them (dropping every repeat of a line of 20 / 40 / 80 characters on the six dev sets, 2026-11-24: zh /
-# en macro F1 .9566 / .9297 -> .9534 / .9301, .9543 / .9305, .9565 / .9305; scrapinghub_aeb -0.002). Subtree
-# copies of at least 100 / 200 / 400 characters: .9566 / .9305, .9566 / .9302, .9566 / .9302, no page worse.
+# Pages hold hidden copies of the article (read-aloud, print and AMP blocks, a mobile and a desktop copy) that the
+# region would take twice. A copy is a block whose whole subtree has the same text, in the same block structure, as
+# an earlier block of the region and at least MIN_COPY_CHARS characters: it is skipped. Repeated lines alone are
+# not copies: pull quotes, refrains and a meal plan's recurring entries repeat, and the gold keeps them. Swept
+# 100-400 with `newscorpus eval extraction` on the dev sets: 100 best, no page worse.
 MIN_COPY_CHARS = 100
 
 

@@ -1,8 +1,7 @@
 """Parse recovery: broken document skeletons that make libxml2 hide the article, repaired after parsing.
 
 libxml2 recovers most broken markup, but three kinds of damage to a page's skeleton put the whole article
-where cleaning drops it or where the extractor never looks (issue 16, l3s_gn1_train: each left a page with
-no body, F1 0):
+where cleaning drops it or where the extractor never looks (l3s_gn1_train has pages of each):
 - a `<title>` that is never closed (a garbled `</titavaScript…`): the title is raw text, so the rest of the
   page becomes one title string; it is closed again at the first `<` in it;
 - a garbled `<html …>` start tag: libxml2 ends the first `<html>` and puts the page in a second top-level

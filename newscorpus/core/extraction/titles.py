@@ -17,7 +17,7 @@ from newscorpus.core.text import HAN_UNIFIED, characters
 
 # A Han character of the Unified Ideographs block (the range these patterns were written with).
 _HAN = f"[{characters(HAN_UNIFIED)}]"
-_HAN_CHAR = re.compile(_HAN)  # compiled once (issue 16 round 11)
+_HAN_CHAR = re.compile(_HAN)
 TITLE_META = ("og:title", "twitter:title", "title", "dc.title", "sailthru.title", "parsely-title")
 SITE_NAME_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "al:ios:app_name",
                   "twitter:app:name:iphone", "publisher", "copyright")
@@ -50,8 +50,8 @@ class TitleChoice:
     site_name: str | None
     source: str | None  # "h1", "og", "jsonld", "title", "meta"
     stated: tuple[str, ...] = ()  # the stated titles without the site's name (none of them a site name)
-    # What the choice read, for head_metadata (which read them again before: ~0.02 ms a page; issue 16 round 11,
-    # 2026-11-25): the texts of stated_titles(markup) and site_names(markup, url).
+    # What the choice read, for head_metadata (which need not read them again): the texts of stated_titles(markup)
+    # and site_names(markup, url).
     stated_texts: tuple[str, ...] = field(default=(), compare=False)
     site_names: tuple[str, ...] = field(default=(), compare=False)
 
@@ -69,16 +69,15 @@ _NOT_LETTERS = re.compile(r"[\W_]+")  # compiled once: key() runs for many lines
 
 
 # The last keys asked: a page asks for the key of the same line up to 4 times (its title and site name while the
-# title is chosen, its lines near the headline and the visible title's; 72 calls, 36 texts per page on the dev sets,
-# ~0.06 ms less per page; issue 16, 2026-11-24). Small: it serves one page's repeats, and a site's next pages (its
-# name), not a run over many sites.
+# title is chosen, its lines near the headline and the visible title's). Small: it serves one page's repeats, and a
+# site's next pages (its name), not a run over many sites.
 KEY_CACHE_SIZE = 256
 
 
 # The ASCII characters _NOT_LETTERS matches (all but letters and digits), deleted from an ASCII text's bytes: NFKC
-# leaves ASCII as it is, so the key of an ASCII text (most lines of the dev pages) is its bytes without them, in
-# lower case, in a third of the CPU of the regex (1.46 -> 0.47 us a line on the lines visible_title reads; issue 16
-# round 11, 2026-11-25; tests/core/extraction/test_fast_tail.py compares every ASCII character and random texts).
+# leaves ASCII as it is, so the key of an ASCII text (most lines) is its bytes without them, in lower case, in a
+# third of the CPU of the regex (tests/core/extraction/test_fast_forms_of_metadata.py compares every ASCII character
+# and random texts).
 _ASCII_NOT_LETTERS = bytes(byte for byte in range(128) if _NOT_LETTERS.fullmatch(chr(byte)))
 
 
@@ -124,8 +123,8 @@ def strip_site_name(title: str | None, site_name: str | None) -> str | None:
 
 @lru_cache(maxsize=KEY_CACHE_SIZE)
 def _split(title: str) -> tuple[str, ...]:
-    """The title's parts between separators. Cached as `key` is: a page splits the same title ~3 times (7 calls, 2.3
-    titles per page on the dev sets; SEPARATOR's lookbehinds cost ~8 µs a title)."""
+    """The title's parts between separators. Cached as `key` is: a page splits the same title a few times, and
+    SEPARATOR's lookbehinds are costly."""
     return tuple(part.strip() for part in SEPARATOR.split(title) if part and part.strip())
 
 
@@ -230,7 +229,7 @@ def _in_site_chrome(element: etree._Element) -> bool:
 def stated_titles(markup: PageMarkup) -> list[tuple[str, str]]:
     """(source, text) of every title the page states, in the order they are trusted."""
     found: list[tuple[str, str]] = []
-    objects = article_objects(markup) if markup.json_ld else []  # ordered once, not again for each item (round 11)
+    objects = article_objects(markup) if markup.json_ld else []  # ordered once, not again for each item
     for item in objects[:3]:
         headline = item.get("headline") or (item.get("name") if item in objects[:1] else None)
         if isinstance(headline, str) and _clean(headline):

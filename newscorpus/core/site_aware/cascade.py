@@ -54,8 +54,8 @@ DEFAULT_MAX_SECONDS = 5.0  # as the generic extractor's max_seconds (crawl: NEWS
 # Share of the diff region's lines found in the generic region above which both are "the same region".
 SAME_REGION_SHARE = 0.5
 # A diff region elsewhere than the generic one is taken when it is at least this long (or as long as the
-# generic one): half of FULL_BODY_CHARS (a full story). The dev runs: the article nbcnews.com's diff
-# recovers has 5,356 characters, the teasers on bbc.co.uk section pages 126 and 139.
+# generic one): half of FULL_BODY_CHARS (a full story). On the dev sets the article nbcnews.com's diff recovers
+# has 5,356 characters, the teasers on bbc.co.uk section pages 126 and 139.
 MIN_ELSEWHERE_CHARS = 500
 # A page is diffed only when the difference can change its result: when at least this share of its generic
 # region's lines appeared on the site's last RECENT_PAGES pages (the region may be template text, the case
@@ -78,7 +78,8 @@ FIELD_MAX_MISSES = 2
 class SiteAwareConfig:
     """The cascade's parameters; the crawl reads each from NEWSCORPUS_SITE_AWARE_<FIELD>
     (newscorpus.crawler.stage_settings). On by default in the crawl: at or above the generic extractor on every
-    multi-page dev site, with its thresholds as set and fitted leave-one-site-out (docs/site_aware_results.md)."""
+    multi-page dev site, with its thresholds as set and fitted leave-one-site-out (`newscorpus eval site-aware
+    --held-out`)."""
 
     url_threshold: float = MATCH_THRESHOLD  # paper 001's t (url_similarity.py)
     cluster_threshold: float = CLUSTER_THRESHOLD  # clustering.py
@@ -233,7 +234,7 @@ class SiteAwareExtractor:
     ) -> Extraction | None:
         """The last confident page's body node when it replaces the generic region (sibling_region.py). A page
         read so is not observed: what the site learns (the next sibling node, templates) comes from pages whose
-        own generic region stood, never from its own overrides (one wrong node would else lead the next pages).
+        own generic region stood, never from its own overrides (one wrong node would else steer the next pages).
         A node elsewhere than the generic region (not the site's repeated text) replaces it only when it holds
         at least as much of the page's own title as the generic region does: the 18F blog's related-posts section
         (other posts' excerpts) had replaced articles."""

@@ -15,9 +15,8 @@ from lxml import etree
 
 # Elements (after cleaning, under <body>) above which the site-aware steps are skipped. The dev pages
 # (289 pages of the four ../shared/data/extraction sets) have at most 5,757 (median 566, p99 2,323), so no
-# real page is skipped. On a generated worst case (docs/site_aware_results.md, "Time cap") the site-aware
-# steps add 0.36 s CPU at 9,508 elements and 0.77 s at 20,008 on the dev VM: at 10,000 one step overruns
-# the deadline by a fraction of a second at most.
+# real page is skipped. On a generated worst case (`newscorpus eval site-aware --time-cap`) the site-aware steps'
+# CPU grows with the elements: at 10,000 one step overruns the deadline by a fraction of a second at most.
 MAX_ELEMENTS = 10_000
 # Share of the per-page time cap the site-aware steps may use; the generic method finishing the page needs
 # less than the site-aware part of it (it is one of its steps), so half is kept for it.

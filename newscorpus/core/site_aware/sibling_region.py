@@ -1,27 +1,19 @@
 """The body node of a confident sibling page, read on a page before the site has a template.
 
-A template (templates.py, paper 001) is induced from K agreeing confident pages; until then each page is
-read by the generic region alone, which sees one page. The most recent confident page of the same site
-already says where the site keeps its article: its generic region's node (an `Observation`, K = 1). This
-module reads that node on the new page and says whether it replaces the generic region. It decides which
-region, never which lines: the node is read with the default method's own line rules
-(`templates.field_value`, as a template reads it), so a page reads the same when a template induced at the
-same node reads it later.
+Until a template is induced (templates.py: K agreeing pages), the site's most recent confident page already says
+where the site keeps its article: its generic region's node (an `Observation`, K = 1). This module reads that node
+on the new page with the default method's own line rules (`templates.field_value`, as a template reads it, so the
+page reads the same when a template induced there reads it later) and says whether it replaces the generic region:
+it decides which region, never which lines.
 
-The node replaces the generic region only when the two are different regions the page-by-page extractor
-could not tell apart, and the sibling's node is an article there:
-- inside: the node lies inside the generic region and holds most of its text (`inside_share`): the generic
-  region is a wider container around the site's article (dates, share widgets, "+1" counters);
-- elsewhere: the node and the generic region are disjoint, and the node is long (`min_elsewhere_chars`,
-  the cascade's guard for a region elsewhere): the generic region took another block (a consent dialog
-  only this page carries, a list of other stories);
-- the node is the generic region or contains it: the generic result stands (it is the same region, or the
-  generic extractor read a narrower, more precise part of the site's node).
-The node must be one element on the page and a valid body (`templates.field_value`: prose F, length).
-When the generic region is template text (`template_text`: most of its lines were on the site's recent
-pages, the cascade's test for running the cluster difference) it is known not to be the article, and the
-node is read when most of its lines are new to the site (`recent`), prose or not, short or not (a short post
-with no punctuation scores no prose F, and the teaser guard compares with a region that is not an article).
+The node must be one element and a valid body; it replaces the generic region only when the two are different
+regions the page alone cannot tell apart (`relation`):
+- INSIDE: it lies inside the generic region and holds most of its text (`inside_share`): the generic region is a
+  wider container around the site's article (dates, share widgets, counters);
+- ELSEWHERE: the two are disjoint and the node is long (`min_elsewhere_chars`): the generic region took another
+  block (a consent dialog only this page carries, a list of other stories);
+never when it is the generic region or holds it. When the generic region is template text (most of its lines on the
+site's recent pages: `template_text`), the node is read when most of its lines are new to the site, prose or not.
 """
 
 from __future__ import annotations
@@ -69,7 +61,7 @@ def sibling_region(
     template_text: bool = False,
     recent: frozenset[int] = frozenset(),
 ) -> SiblingRegion | None:
-    """The sibling's body node read on this page, when it replaces the generic region (module docstring).
+    """The sibling's body node read on this page, when it replaces the generic region (the module's docstring).
     `inside_share`: the share of the generic region's characters a node inside it holds, and the share of a
     node's lines new to the site when the generic region is template text (half, as the cascade's
     SAME_REGION_SHARE it is given); `recent`: hashes (`hash(line)`) of the lines of the site's recent pages."""

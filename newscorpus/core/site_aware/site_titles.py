@@ -32,7 +32,7 @@ AFFIX_SHARE = 0.5
 CONSTANT_MIN_PAGES = 3
 RECENT_PAGES = 50  # pages remembered per site (the same bound as the cascade's observations)
 # Folded texts kept: a page's title and headings are folded ~16 times per page as it is learnt and its title
-# chosen (the demo crawl, 2026-11-25); 4,096 texts of a few hundred characters at most is ~2 MB.
+# chosen; 4,096 texts of a few hundred characters at most is ~2 MB.
 FOLD_CACHE_SIZE = 4096
 _KINDS = ("suffixes", "prefixes")
 

@@ -57,8 +57,8 @@ _signatures: dict[tuple, int] = {}
 
 def _signature_hash(element: etree._Element) -> int:
     names = element.keys()
-    # LAYOUT_ATTRIBUTES' values, spelled out (this runs for every node of every page: ~0.4 µs a node where a generator
-    # took ~0.75 and map ~0.6, 2026-11-24); tests/core/site_aware/test_skeleton.py checks the key holds them all
+    # LAYOUT_ATTRIBUTES' values, spelled out rather than by a generator (this runs for every node of every page);
+    # tests/core/site_aware/test_skeleton.py checks the key holds them all
     key = (element.tag, *names, element.get("class"), element.get("id"), element.get("role")) if names else \
         element.tag
     found = _signatures.get(key)
@@ -102,7 +102,7 @@ def build_skeleton(element: etree._Element, max_nodes: int = MAX_NODES) -> Skele
     """Skeleton of `element`'s subtree; the first `max_nodes` elements in document order are expanded, the rest
     left out. One walk of lxml's start/end events (post-order for free); a subtree of `max_nodes` elements or more
     is built by the budgeted walk instead (the cascade never asks for one: page_budget caps it first). The event
-    walk is the same skeleton at ~60% of the CPU of the budgeted one on the dev sets (issue 16, 2026-11-24)."""
+    walk is the same skeleton for less CPU than the budgeted one."""
     if not isinstance(element.tag, str):
         return _budgeted_skeleton(element, max_nodes)
     # per open element: its children's skeletons and its own text pieces (its text, then its children's tails, read

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 BODY = "body"
 # Search threshold (paper 001: 评价函数值大于搜索阈值时搜索成功; its value is not in the text). 0.5 =
 # the mean relevance of the rules a field defines must pass one half; the repair test and the repair
-# experiment (`newscorpus eval siteaware --repair-experiment`) recover with it.
+# experiment (`newscorpus eval site-aware --repair-experiment`) recover with it.
 SEARCH_THRESHOLD = 0.5
 # A body value is valid when its node holds prose like a body: F of (share of the page's prose it
 # holds, share of its own text that is prose) at least this. Calibrated on cleanportaleval pages: the

@@ -37,7 +37,7 @@ def relaxed_istm(first: Skeleton, second: Skeleton) -> float:
 
 
 def _match(first: Skeleton, second: Skeleton, level: int, strict: bool) -> float:
-    # Iterative would avoid recursion, but libxml2 caps nesting at 256 levels (normalise.py), well below
+    # Iterative would avoid recursion, but libxml2 caps nesting at 256 levels (parse.py), well below
     # Python's recursion limit.
     if first.signature != second.signature:  # tag and attributes (definition 8) ...
         return 0.0
