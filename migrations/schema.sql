@@ -63,7 +63,7 @@ CREATE TABLE articles (
 CREATE INDEX articles_site_published_idx ON articles (site_id, published_at);
 CREATE INDEX articles_first_seen_idx ON articles (first_seen);
 
--- Line-noise statistics (issue 4, research base 000 section 2.2): per site, how many articles contained each
+-- Line-noise statistics (research base 000 section 2.2): per site, how many articles contained each
 -- normalised line (LC, line_counts) and how many articles were counted (RC, site_line_stats); each counted
 -- article's line hashes (line_noise_articles: re-cleaning, and no second count of an unchanged article);
 -- per-site allow-list; the cleaned body of each article (articles.clean_body, NULL = not cleaned yet).
@@ -199,7 +199,7 @@ BEGIN
 END
 $$;
 
--- Near-duplicate index and links (issue 6; research base 002): per-article features keyed by the article URL
+-- Near-duplicate index and links (research base 002): per-article features keyed by the article URL
 -- (the articles row is written later, in a batch, by the storage stage), the inverted keyword index, simhash
 -- pigeonhole block keys, and each duplicate's link to its cluster's canonical article. Nothing is deleted:
 -- a duplicate keeps its articles row; corpus_articles (migrations/0004) shows canonical articles only.
@@ -232,7 +232,7 @@ CREATE INDEX near_duplicate_features_unresolved_idx ON near_duplicate_features (
     WHERE canonical_id IS NULL AND NOT resolved;
 
 -- Inverted keyword index, one row per (keyword, article): a btree read backwards gives a keyword's most
--- recent postings first (the alternative, a GIN index on keywords, was slower: docs/dedup_results.md).
+-- recent postings first (the alternative, a GIN index on keywords, was slower: benchmarks/near_duplicate_throughput.py).
 CREATE TABLE near_duplicate_keywords (
     keyword     text NOT NULL,
     article_id  bigint NOT NULL,
@@ -255,7 +255,7 @@ FROM near_duplicate_features d
 JOIN near_duplicate_features c ON c.id = d.canonical_id
 LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 
--- Near-duplicate lookups for a batch of articles in one call (issue 6 speed; docs/dedup_results.md). The stage
+-- Near-duplicate lookups for a batch of articles in one call (benchmarks/near_duplicate_throughput.py). The stage
 -- decides the articles that queued up while the previous batch ran in one transaction
 -- (newscorpus.store.near_duplicate.index.record_articles), so the per-statement and per-round-trip costs are paid
 -- once per batch.
@@ -271,10 +271,9 @@ LEFT JOIN near_duplicate_features m ON m.id = d.matched_id;
 -- duplicates and their 2 KB sketches are not read (the shared keywords counted again from the whole arrays only
 -- when the lookup's own count does not reach p_tau, migrations/0013).
 -- plan_cache_mode: every call has new parameter values, and under the default (auto) Postgres planned the
--- statements again on each call, which cost more than running them (server CPU per one-article call 0.87 ->
--- 0.28 ms without keywords, 2026-11-22, docs/dedup_results.md). The plans do not depend on the values.
--- jit off (migrations/0008): the generic plan's estimated cost grows with the tables and passed jit_above_cost
--- past ~100k indexed articles; compiling it cost ~69 ms per call (~1.1 ms per article in batches of 64 at 250k).
+-- statements again on each call, which cost more than running them (benchmarks/near_duplicate_throughput.py);
+-- the plans do not depend on the values. jit off (migrations/0008): the generic plan's estimated cost grows with
+-- the tables and passed jit_above_cost past ~100k indexed articles, and compiling it cost more than the call.
 CREATE FUNCTION near_duplicate_candidates_batch(
     p_lock_keys bigint[], p_urls text[], p_body_hashes text[], p_simhashes bigint[], p_min_shared integer[],
     p_block_articles integer[], p_block_keys bigint[], p_keyword_articles integer[], p_keywords text[],
@@ -362,7 +361,7 @@ BEGIN
 END
 $$;
 
--- Scheduled corpus builds (issue 7): one row per `newscorpus build`, its phase (for resuming after a crash)
+-- Scheduled corpus builds: one row per `newscorpus build`, its phase (for resuming after a crash)
 -- and its report; the corpus as published (one view every reader goes through); the full-text search index.
 
 CREATE TABLE builds (
@@ -406,7 +405,7 @@ CREATE TABLE article_search (
 );
 CREATE INDEX article_search_vector_idx ON article_search USING gin (vector);
 
--- Site-aware extraction (issue 5): per-site templates (research base 001: per field an XPath queue and search
+-- Site-aware extraction: per-site templates (research base 001: per field an XPath queue and search
 -- rules, repaired in place) with hit and repair counts, and a few reference skeletons per structure cluster
 -- (research base 003: the siblings DeleteSame compares a page with). Sites are hosts without "www.".
 
@@ -435,7 +434,7 @@ CREATE TABLE site_skeletons (
     PRIMARY KEY (site, cluster, position)
 );
 
--- Article metadata (issue 17, migrations/0011): see that file for the columns' meaning.
+-- Article metadata (migrations/0011): see that file for the columns' meaning.
 ALTER TABLE articles
     ADD COLUMN published_date        date,
     ADD COLUMN published_utc_offset  interval,

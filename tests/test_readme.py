@@ -1,4 +1,4 @@
-"""The README fits on a screen or two and lists every command (issue 19); CI runs its install and test lines."""
+"""The README fits on a screen or two and lists every command; CI runs its install and test lines."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ class LineNoiseConfig:
     # Lines with LC <= RC / prune_divisor are deleted from the table (paper: 1 %, i.e. 100).
     prune_divisor: int = 100
     # Prune every this many articles of a site (ours; 0 = never). 100 keeps a site's table near
-    # 100 x (distinct lines per article) rows: see docs/line_noise_results.md.
+    # 100 x (distinct lines per article) rows (benchmarks/line_noise_throughput.py).
     prune_interval: int = 100
     # Ours: a line is noise only when at least this many articles contain it. The paper's rule alone makes
     # a line noise on its 2nd article while RC < 50; 3 ("with fewer than 50 articles a line seen in 3 articles

@@ -12,7 +12,7 @@ from newscorpus.core.config_checks import at_least, within
 @dataclass(frozen=True)
 class NearDuplicateConfig:
     """Defaults: paper values where it gives them, else fitted by `newscorpus eval near-duplicate --tune` on
-    ../shared/data/dedup (docs/dedup_results.md). The crawl reads each field from the setting
+    ../shared/data/dedup (BENCHMARKS.md, Near-duplicates). The crawl reads each field from the setting
     NEWSCORPUS_NEAR_DUPLICATE_<FIELD> (newscorpus.crawler.stage_settings)."""
 
     window: int = 5  # ±w tokens around a title keyword; paper: no value given; --tune grid best (w=5, m=2)
