@@ -59,7 +59,7 @@ MIN_ITEMS = 3
 # per-language choice inside every fold held out zh .957 / en .943 against .943 / .943 with one point for all
 # pages (BENCHMARKS.md). zh keeps 0.67 / 0.5 / 0.1, within .0001 of every fold's best zh point: the first best
 # point in grid order (0.75 / 0.35 / 0.0) would switch the sliver exemption off for zh (a sectioned zh page cut
-# to one section; tests/core/extraction/test_default_region.py).
+# to one section; tests/core/extraction/test_region.py).
 LANGUAGE_CONSTANTS: dict[str, dict[str, float]] = {
     "zh": {"EXPAND_PROSE_SHARE": 0.67, "SIBLING_SHARE": 0.5, "SIMILAR_FROM_SHARE": 0.1},
 }
