@@ -173,7 +173,6 @@ def trim_region(blocks: list[Block], roots: list[int], trim: Trim) -> tuple[list
     kept: list[int] = []
     keys = subtree_keys(blocks, roots)
     seen: set[int] = set()
-    rules = TRIM_RULES
     for root in roots:
         position = root
         while position < blocks[root].end:
@@ -185,10 +184,7 @@ def trim_region(blocks: list[Block], roots: list[int], trim: Trim) -> tuple[list
                     continue
                 seen.add(key)
             position += 1
-            for rule in rules:  # trim_reason, inline: it runs for every block of the region
-                if rule(blocks, index, root, trim) is not None:
-                    break
-            else:
+            if trim_reason(blocks, index, root, trim) is None:
                 before = len(lines)
                 lines.extend(kept_lines(block, trim.max_ratio))
                 if len(lines) > before:
