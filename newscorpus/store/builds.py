@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 import psycopg
+from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from newscorpus.store.connection import connect
@@ -65,15 +66,10 @@ class BuildLock:
             self.connection = None
 
 
-def _rows(cursor: psycopg.Cursor) -> list[dict]:
-    names = [column.name for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
 def _execute(dsn: str, name: str, params: dict | None = None) -> list[dict]:
     with connect(dsn, autocommit=True) as connection:
-        cursor = connection.execute(query(name), params or {})
-        return _rows(cursor) if cursor.description else []
+        cursor = connection.cursor(row_factory=dict_row).execute(query(name), params or {})
+        return cursor.fetchall() if cursor.description else []
 
 
 def running_build(dsn: str) -> dict | None:
@@ -123,7 +119,8 @@ def finish_build(dsn: str, build_id: int, *, status: str, phase: str, report: di
 def crawl_run_counters(dsn: str, ids: list[int]) -> list[dict]:
     """The crawl_runs rows (site, times, finish reason, counters) of ``ids``, by id."""
     with connect(dsn) as connection:
-        return _rows(connection.execute(query("builds.crawl_run_counters"), {"ids": ids}))
+        return connection.cursor(row_factory=dict_row).execute(query("builds.crawl_run_counters"),
+                                                               {"ids": ids}).fetchall()
 
 
 @contextmanager

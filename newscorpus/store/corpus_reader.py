@@ -9,27 +9,23 @@ from contextlib import contextmanager
 from datetime import date
 
 import psycopg
+from psycopg.rows import dict_row
 
 from newscorpus.store.connection import connect
 from newscorpus.store.sql import query
 
 
-def _dicts(cursor: psycopg.Cursor) -> list[dict]:
-    names = [column.name for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor]
-
-
 def list_articles(dsn: str, site: str | None = None, since: date | None = None, limit: int = 50) -> list[dict]:
     """Stored articles (near-duplicates included), newest first (published, else first seen)."""
     with connect(dsn) as connection:
-        return _dicts(connection.execute(query("corpus.list_articles"),
-                                         {"site": site, "since": since, "limit": limit}))
+        return connection.cursor(row_factory=dict_row).execute(
+            query("corpus.list_articles"), {"site": site, "since": since, "limit": limit}).fetchall()
 
 
 def show_article(dsn: str, url: str) -> dict | None:
     """The article stored for ``url``: its published and extracted bodies and its duplicate link; None if none."""
     with connect(dsn) as connection:
-        rows = _dicts(connection.execute(query("corpus.show_article"), {"url": url}))
+        rows = connection.cursor(row_factory=dict_row).execute(query("corpus.show_article"), {"url": url}).fetchall()
     return rows[0] if rows else None
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import psycopg
+from psycopg.rows import dict_row
 
 from newscorpus.core.line_noise import (
     LineNoiseConfig,
@@ -218,9 +219,8 @@ def site_id_of(connection: psycopg.Connection, site: str) -> int | None:
 
 
 def noise_report(connection: psycopg.Connection, site_id: int, limit: int) -> list[dict]:
-    cursor = connection.execute(query("line_noise.noise_report"), {"site_id": site_id, "limit": limit})
-    names = [column.name for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor]
+    return connection.cursor(row_factory=dict_row).execute(
+        query("line_noise.noise_report"), {"site_id": site_id, "limit": limit}).fetchall()
 
 
 def parse_line_ref(value: str) -> tuple[uuid.UUID, str | None]:
@@ -242,8 +242,7 @@ def allow_line(connection: psycopg.Connection, site_id: int, digest: uuid.UUID, 
 
 
 def table_sizes(connection: psycopg.Connection) -> dict:
-    cursor = connection.execute(query("line_noise.table_sizes"))
-    return dict(zip([column.name for column in cursor.description], cursor.fetchone(), strict=True))
+    return connection.cursor(row_factory=dict_row).execute(query("line_noise.table_sizes")).fetchone()
 
 
 def reclean_step(dsn: str, sites: list[str]) -> dict:
