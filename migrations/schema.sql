@@ -453,3 +453,10 @@ FROM articles a
 JOIN sites s ON s.id = a.site_id
 WHERE NOT EXISTS (SELECT 1 FROM near_duplicate_features d WHERE d.url = a.url AND d.canonical_id IS NOT NULL)
   AND coalesce(a.clean_body, a.body) <> '';
+
+-- What produced each article (migrations/0014, newscorpus.store.derivation); NULL: the crawl's provisional
+-- extraction, not derived yet.
+ALTER TABLE articles
+    ADD COLUMN extractor_version text,
+    ADD COLUMN site_model_version text,
+    ADD COLUMN line_stats_version text;

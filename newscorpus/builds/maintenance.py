@@ -3,7 +3,7 @@
 Each step is ``(name, "module:function")``; the function is called as ``function(dsn, sites)`` (``sites``: the
 build's site names) and returns a dict of counters, which go into the build report under the step's name. A
 step must be safe to run again (a resumed build re-runs the steps it had not finished). Order matters:
-steps that change the published text (line-noise re-clean, near-duplicate resolution) come before the
+steps that change the published text (derivation, near-duplicate resolution) come before the
 search index, which indexes the text as published (the ``corpus_articles`` view).
 
 Stages register here by adding one line above ``search_index``.
@@ -30,7 +30,7 @@ class MaintenanceStep:
 
 
 MAINTENANCE_STEPS: tuple[MaintenanceStep, ...] = (
-    MaintenanceStep("line_noise_reclean", "newscorpus.store.line_noise:reclean_step"),
+    MaintenanceStep("derivation", "newscorpus.builds.reextraction:clean_step"),
     MaintenanceStep("near_duplicates", "newscorpus.store.near_duplicate.index:resolve_duplicates_step"),
     MaintenanceStep("search_index", "newscorpus.builds.search_index:index_search_step"),
 )

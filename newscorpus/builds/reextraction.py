@@ -1,55 +1,58 @@
-"""Run extraction again over the raw pages kept in Postgres (after the extractor improved): a build-layer operation
-over the store (newscorpus.store) and the crawl's item (PageItem.apply_extraction), so it lives above both."""
+"""`newscorpus reextract` and `newscorpus clean`: every site's articles derived again from its stored pages by the
+code the crawl's end runs (newscorpus.store.derivation), with the site config's hand-written templates when the
+site has a config of that name. Both leave the corpus as a fresh crawl of the same pages would; run again, they
+change nothing."""
 
 from __future__ import annotations
 
 import logging
-import zlib
 from collections import Counter
 from collections.abc import Callable
 
-from newscorpus.core.extraction import extract
-from newscorpus.core.text import without_nul
-from newscorpus.crawler.items import PageItem
-from newscorpus.store.connection import connect
-from newscorpus.store.corpus_store import article_row
-from newscorpus.store.reextraction import latest_raw_pages, write_reextracted
+from newscorpus.core.line_noise import LineNoiseConfig
+from newscorpus.core.site_aware.templates import SiteTemplate
+from newscorpus.crawler.site_config import SiteConfigError, load_site_config
+from newscorpus.store.derivation import DerivationSettings, derive_site, has_provisional_articles, stored_sites
 
 logger = logging.getLogger(__name__)
 
-FETCH_ROWS = 200       # raw pages held in memory at once
+
+def site_templates(site: str) -> tuple[SiteTemplate, ...]:
+    """The hand-written templates of the site config named ``site`` (none for an ad-hoc site)."""
+    try:
+        config = load_site_config(site)
+    except SiteConfigError:
+        return ()
+    return tuple(SiteTemplate.from_dict(data) for data in config.templates)
+
+
+def derive(dsn: str, site: str | None = None, *, extract: bool = True, line_noise: LineNoiseConfig | None = None,
+           progress: Callable[[Counter], None] | None = None) -> Counter:
+    """Derive ``site`` (every stored site when None); ``extract=False``: clean and check near-duplicates only."""
+    totals: Counter = Counter()
+    for name in stored_sites(dsn, site):
+        settings = DerivationSettings(templates=site_templates(name), line_noise=line_noise or LineNoiseConfig())
+        counts = derive_site(dsn, name, settings, extract=extract,
+                             progress=(lambda c, done=Counter(totals): progress(done + c)) if progress else None)
+        totals.update(counts)
+        totals["sites"] += 1
+    return totals
 
 
 def reextract(dsn: str, site: str | None = None, progress: Callable[[Counter], None] | None = None) -> Counter:
-    """Extract every article-like page's latest raw body again; update its article and its outcome."""
-    counts: Counter = Counter()
-    with latest_raw_pages(dsn, site, fetch_rows=FETCH_ROWS) as rows, connect(dsn) as writer:
-        batch: list[dict] = []
-        for row in rows:
-            batch.append(_reextract_one(row, counts))
-            if len(batch) >= FETCH_ROWS:
-                write_reextracted(writer, batch)
-                batch = []
-                if progress:
-                    progress(counts)
-        write_reextracted(writer, batch)
-    if progress:
-        progress(counts)
-    return counts
+    return derive(dsn, site, progress=progress)
 
 
-def _reextract_one(row, counts: Counter) -> dict:
-    page_id, url, final_url, status, content_type, content_hash, raw_body, fetched_at, site_id, site = row
-    raw = zlib.decompress(raw_body)
-    result = extract(raw, final_url, content_type=content_type)
-    item = PageItem(url=url, final_url=final_url, site=site, status=status, fetched_at=fetched_at,
-                    content_type=content_type, raw_body=raw, url_kind="article")
-    item.apply_extraction(result)
-    counts["pages"] += 1
-    counts[f"outcome/{item.outcome}"] += 1
-    return {
-        "page": {"page_id": page_id, "outcome": item.outcome, "outcome_detail": None,
-                 "encoding": without_nul(result.encoding)},
-        "article": article_row(item, site_id, content_hash) if result.is_article else None,
-    }
+def clean(dsn: str, site: str | None = None, line_noise: LineNoiseConfig | None = None,
+          progress: Callable[[Counter], None] | None = None) -> Counter:
+    return derive(dsn, site, extract=False, line_noise=line_noise, progress=progress)
 
+
+def clean_step(dsn: str, sites: list[str]) -> dict:
+    """Build maintenance (newscorpus.builds.maintenance): each build site as its crawl's end left it (nothing to
+    change), or, when the crawl stopped before its end and left provisional articles, derived here."""
+    totals: Counter = Counter()
+    for site in sites:
+        totals.update(derive(dsn, site, extract=has_provisional_articles(dsn, site)))
+    return {"sites": totals["sites"], "articles": totals["articles"], "articles_changed": totals["changed"],
+            "noise_lines_removed": totals["lines_removed"]}

@@ -57,6 +57,8 @@ def register(subparsers) -> None:
     stats.add_argument("--since", type=iso_date, metavar="DATE", help="published (else first seen) on or after DATE")
     stats.add_argument("--until", type=iso_date, metavar="DATE", help="published (else first seen) on or before DATE")
     stats.add_argument("--plot", metavar="OUT.png", help="draw articles per day per site into a PNG")
+    stats.add_argument("--digest", action="store_true",
+                       help="print only the published corpus's digest (equal digests: the same corpus)")
     add_database_options(stats)
     stats.set_defaults(func=run_stats)
 
@@ -164,6 +166,15 @@ def run_stats(args) -> int:
 
     dsn = open_database(args)
     check_site(dsn, args.site)
+    if args.digest:
+        from newscorpus.store.derivation import corpus_digest
+
+        try:
+            digest, count = corpus_digest(dsn, args.site)
+        except DatabaseError as error:
+            raise CommandError(str(error)) from None
+        print(f"{digest}  {count} article(s)")
+        return 0
     try:
         stats = corpus_stats(dsn, site=args.site, since=args.since, until=args.until)
     except DatabaseError as error:

@@ -189,7 +189,7 @@ def run_reextract(args) -> int:
 
     try:
         with Counter("re-extracting", "page") as bar:
-            counts = reextract(dsn, args.site, progress=lambda c: bar.update(c["pages"], articles=c["outcome/article"]))
+            counts = reextract(dsn, args.site, progress=lambda c: bar.update(c["pages"], articles=c["articles"]))
     except DatabaseError as error:
         raise CommandError(str(error)) from None
     for name, value in sorted(counts.items()):

@@ -1,5 +1,6 @@
-"""`newscorpus clean|noise|eval line-noise` (old name `eval linenoise`): re-clean stored articles with the current
-line statistics, show and allow-list a site's noise lines, evaluate the filter on labelled multi-page sites."""
+"""`newscorpus clean|noise|eval line-noise` (old name `eval linenoise`): count a site's line statistics again and
+clean every stored article with them (newscorpus.builds.reextraction), show and allow-list a site's noise lines,
+evaluate the filter on labelled multi-page sites."""
 
 from __future__ import annotations
 
@@ -12,10 +13,9 @@ from newscorpus.cli.main import CommandError
 
 
 def register(subparsers) -> None:
-    clean = subparsers.add_parser("clean", help="clean stored articles again with the current line statistics")
+    clean = subparsers.add_parser("clean", help="count the line statistics again from the stored articles and "
+                                                 "clean every article with them, as the crawl's end does")
     clean.add_argument("--site", help="only this site (default: every site)")
-    clean.add_argument("--no-count", action="store_true",
-                       help="do not first count articles whose body was never counted")
     _add_setting_option(clean)
     add_database_options(clean)
     clean.set_defaults(func=run_clean)
@@ -74,25 +74,22 @@ def _config(args):
 
 
 def run_clean(args) -> int:
+    from newscorpus.builds.reextraction import clean
     from newscorpus.cli.terminal_progress import Counter
     from newscorpus.store.errors import DatabaseError
-    from newscorpus.store.line_noise import reclean
 
     config = _config(args)
     dsn = open_database(args)
-
+    if args.site and args.site not in site_names(dsn):
+        raise CommandError(no_such_site(args.site, site_names(dsn)))
     try:
         with Counter("cleaning", "article") as bar:
-            totals = reclean(dsn, args.site, config, count_missing=not args.no_count,
-                             progress=lambda t: bar.update(t["articles"], lines_removed=t["lines_removed"]))
+            totals = clean(dsn, args.site, config,
+                           progress=lambda t: bar.update(t["cleaned"], lines_removed=t["lines_removed"]))
     except DatabaseError as error:
         raise CommandError(str(error)) from None
-    if not totals["sites"] and args.site:
-        names = site_names(dsn)
-        raise CommandError(no_such_site(args.site, names) if args.site not in names
-                           else f"no stored articles for site {args.site!r}")
-    for name in ("sites", "counted_new", "counted_changed", "articles", "articles_changed", "lines_removed",
-                 "articles_empty"):
+    for name in ("sites", "cleaned", "cleaned_changed", "lines_removed", "empty_after_cleaning",
+                 "near_duplicates_rechecked", "changed"):
         print(f"{name}: {totals[name]}")
     return 0
 

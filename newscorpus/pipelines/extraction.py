@@ -10,6 +10,11 @@ cluster difference -> generic) extracts instead, in the crawl process (its per-s
 the same per-page time cap: a page over the element cap, or whose site-aware steps use up their share of the
 cap, is finished by the generic method (method default_large_page / default_out_of_time). Its templates and
 reference skeletons are loaded from Postgres when the spider opens and saved when it closes.
+
+What the crawl extracts is provisional: it depends on the order pages arrive in. With
+NEWSCORPUS_EXTRACTION_DERIVE_AT_CLOSE (the default) and storage on, the stage's close derives the site's articles
+again from its stored pages (newscorpus.store.derivation: extraction in URL order, line noise, near-duplicates),
+the code `newscorpus reextract` runs, so the same pages give the same corpus.
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ class ExtractionPipeline:
         self.site_aware: SiteAwareExtractor | None = None
         self.site_aware_config = site_aware   # None: site-aware extraction is off
         self.template_store = None
+        self.derive_at_close = config.derive_at_close and stage_enabled(crawler.settings, "STORAGE")
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -120,6 +126,47 @@ class ExtractionPipeline:
             except Exception:  # noqa: BLE001 - templates are induced again next crawl; log and count
                 self.crawler.stats.inc_value("newscorpus/site_aware/save_failed")
                 logger.exception("could not save site templates")
+        if self.derive_at_close and self.database.is_open:
+            await self.derive()
+
+    def derivation_settings(self):
+        from newscorpus.core.site_aware.templates import SiteTemplate
+        from newscorpus.store.derivation import DerivationSettings
+
+        settings = self.crawler.settings
+        return DerivationSettings(
+            # the cascade runs here even when a worker pool extracted the crawl: the corpus does not depend on it
+            site_aware=stage_config(settings, "SITE_AWARE") if stage_enabled(settings, "SITE_AWARE") else None,
+            templates=tuple(SiteTemplate.from_dict(data) for data in self.crawler.spider.site_config.templates),
+            line_noise=stage_config(settings, "LINE_NOISE") if stage_enabled(settings, "LINE_NOISE") else None,
+            near_duplicate=(stage_config(settings, "NEAR_DUPLICATE")
+                            if stage_enabled(settings, "NEAR_DUPLICATE") else None),
+            max_seconds=self.max_seconds)
+
+    async def derive(self) -> None:
+        """The site's articles derived from its stored pages, once this crawl's writes are in."""
+        from newscorpus.store.derivation import derive_site
+
+        stats = self.crawler.stats
+        if not await self.database.flush():
+            logger.warning("the site's articles were not derived again: some pages were not saved; "
+                           "`newscorpus reextract` does it once the database is back")
+            stats.inc_value("newscorpus/derivation/skipped")
+            return
+        site = self.crawler.spider.site_config.name
+        logger.info("deriving the articles of %s from its stored pages", site)
+        try:
+            counts = await asyncio.to_thread(derive_site, self.database.dsn, site, self.derivation_settings())
+        except Exception as error:  # noqa: BLE001 - the crawl's articles are stored; reextract can finish this
+            logger.error("deriving the articles of %s failed: %s; `newscorpus reextract --site %s` does it",
+                         site, error, site)
+            stats.inc_value("newscorpus/derivation/failed")
+            return
+        for name in ("pages", "articles", "articles_written", "articles_removed", "cleaned_changed",
+                     "empty_after_cleaning", "near_duplicates_rechecked", "changed"):
+            stats.set_value(f"newscorpus/derivation/{name}", counts[name])
+        logger.info("derived %d article(s) of %s from %d stored page(s): %d changed", counts["articles"], site,
+                    counts["pages"], counts["changed"])
 
     async def run_extraction(self, item) -> Extraction:
         arguments = (item.raw_body, item.final_url, item.content_type, self.max_seconds)

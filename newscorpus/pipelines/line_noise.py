@@ -1,11 +1,12 @@
 """Line-noise stage: count the article's lines in the site's statistics (Postgres, shared by all workers) and
-remove the lines the site repeats (newscorpus.core.line_noise); at the end of the crawl, articles cleaned before
-the statistics matured are cleaned again. An article left empty, or with no text (punctuation, braces), is
-dropped as EmptyAfterCleaning (and recorded by newscorpus.crawler.extensions.crawl_database)."""
+remove the lines the site repeats (newscorpus.core.line_noise). An article left empty, or with no text
+(punctuation, braces), is dropped as EmptyAfterCleaning (and recorded by newscorpus.crawler.extensions.crawl_database).
+At the end of the crawl every article is cleaned again with the site's final statistics, counted again in URL order
+(newscorpus.store.derivation, run by the extraction stage's close), so its cleaning does not depend on when it
+arrived."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from scrapy.exceptions import NotConfigured
@@ -15,7 +16,7 @@ from newscorpus.core.text import body_hash, without_nul
 from newscorpus.crawler.extensions.crawl_database import CrawlDatabase
 from newscorpus.crawler.outcomes import EmptyAfterCleaning
 from newscorpus.crawler.stage_settings import stage_config, stage_enabled
-from newscorpus.store.line_noise import LineNoiseStore, reclean
+from newscorpus.store.line_noise import LineNoiseStore
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +33,6 @@ class LineNoisePipeline:
         self.database = database
         self.config = config
         self.store: LineNoiseStore | None = None
-        self.sites: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -53,7 +53,6 @@ class LineNoisePipeline:
         lines = body_lines(body)
         hashes, samples = article_hashes(lines)
         site_id = await self.database.site_id(item.site)
-        self.sites.add(item.site)
         kinds = item.line_kinds if item.line_kinds is not None and len(item.line_kinds) == len(lines) else None
         counted = await self.store.count_article(site_id, item.article_url, body_hash(body), hashes, samples, kinds)
         cleaning = clean_body(body, counted.counts, counted.articles_seen, self.config, counted.allowed, lines,
@@ -74,30 +73,10 @@ class LineNoisePipeline:
         return item
 
     async def close_spider(self) -> None:
-        try:
-            if self.config.warmup and self.sites and self.database.is_open:
-                await self.database.flush()  # the articles this crawl cleaned are in the table
-                await self._reclean_after_warmup()
-        finally:
-            if self.store is not None:
-                if self.store.batches:  # transactions that counted the crawl's articles (group batches)
-                    self.crawler.stats.set_value("newscorpus/line_noise/batches", self.store.batches)
-                    self.crawler.stats.set_value("newscorpus/line_noise/largest_batch", self.store.largest_batch)
-                if self.store.retries:
-                    self.crawler.stats.set_value("newscorpus/line_noise/db_retries", self.store.retries)
-                await self.store.close()
-
-    async def _reclean_after_warmup(self) -> None:
-        """Clean again, with the mature statistics, the articles cleaned before the site reached warm-up."""
-        stats = self.crawler.stats
-        for site in sorted(self.sites):
-            try:
-                totals = await asyncio.to_thread(reclean, self.database.dsn, site, self.config,
-                                                 count_missing=False, cleaned_before=self.config.warmup)
-            except Exception as error:  # the crawl's articles are stored; `newscorpus clean` can finish this
-                logger.warning("re-cleaning %s after warm-up failed: %s", site, error)
-                stats.inc_value("newscorpus/line_noise/reclean_failed")
-                continue
-            stats.inc_value("newscorpus/line_noise/recleaned_articles", totals["articles"])
-            stats.inc_value("newscorpus/line_noise/recleaned_lines_removed", totals["lines_removed"])
-
+        if self.store is not None:
+            if self.store.batches:  # transactions that counted the crawl's articles (group batches)
+                self.crawler.stats.set_value("newscorpus/line_noise/batches", self.store.batches)
+                self.crawler.stats.set_value("newscorpus/line_noise/largest_batch", self.store.largest_batch)
+            if self.store.retries:
+                self.crawler.stats.set_value("newscorpus/line_noise/db_retries", self.store.retries)
+            await self.store.close()

@@ -1,13 +1,12 @@
 """Line-noise statistics in Postgres (queries in store/sql/line_noise.sql): count articles' lines (the crawl's
-articles in group batches, one round trip each), re-clean a site's stored articles with the current statistics,
-report and allow-list noise lines."""
+articles in group batches, one round trip each), read a site's statistics, report and allow-list noise lines.
+Cleaning stored articles again is newscorpus.store.derivation's."""
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import psycopg
@@ -15,14 +14,10 @@ from psycopg.rows import dict_row
 
 from newscorpus.core.line_noise import (
     LineNoiseConfig,
-    article_hashes,
-    clean_body,
-    is_text,
     line_hash,
     normalise_line,
 )
 from newscorpus.store.array_literals import text_array_literal
-from newscorpus.store.connection import connect
 from newscorpus.store.group_batches import GroupBatches
 from newscorpus.store.held_connection import AsyncHeldConnection
 from newscorpus.store.retry import RETRYABLE
@@ -32,7 +27,6 @@ logger = logging.getLogger(__name__)
 
 # A sample text is kept for lines seen in this many articles (single lines are body text, not noise).
 SAMPLE_MIN_ARTICLES = 2
-CLEAN_BATCH_ROWS = 200      # articles updated per transaction by a re-clean
 # The stage's connection does not wait for the WAL flush at each commit: less than half the time per article
 # (benchmarks/line_noise_throughput.py). Each article's counts and its ledger row commit together,
 # so a server crash can only lose the last few articles' counts whole; they are counted on the next crawl.
@@ -153,66 +147,6 @@ def site_statistics(connection: psycopg.Connection, site_id: int, config: LineNo
     return articles_seen, counts, allowed
 
 
-def reclean(dsn: str, site: str | None, config: LineNoiseConfig, *, count_missing: bool = True,
-            cleaned_before: int | None = None, progress: Callable[[Counter], None] | None = None) -> Counter:
-    """Clean a site's (or every site's) stored articles again with its current statistics.
-
-    ``count_missing`` first counts stored articles whose body was never counted (crawled with the stage off,
-    or re-extracted since). ``cleaned_before`` limits the work to articles cleaned with fewer articles of
-    statistics (the cold-start re-clean after warm-up), on sites that have reached that many.
-    """
-    totals: Counter = Counter()
-    with connect(dsn, autocommit=True) as connection:
-        sites = connection.execute(query("line_noise.sites_with_articles"), {"site": site}).fetchall()
-        for site_id, _name in sites:
-            if count_missing:
-                _count_stored(connection, site_id, config, totals)
-            articles_seen, counts, allowed = site_statistics(connection, site_id, config)
-            if cleaned_before is not None and articles_seen < cleaned_before:
-                continue
-            totals["sites"] += 1
-            after_id = 0
-            while True:
-                rows = connection.execute(query("line_noise.articles_to_clean"), {
-                    "site_id": site_id, "after_id": after_id, "before": cleaned_before, "limit": CLEAN_BATCH_ROWS,
-                }).fetchall()
-                if not rows:
-                    break
-                after_id = rows[-1][0]
-                _write_clean(connection, [_cleaned_row(article_id, body, kinds, articles_seen, counts, allowed,
-                                                       config, totals) for article_id, body, kinds in rows])
-                if progress:
-                    progress(totals)
-    return totals
-
-
-def _count_stored(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig, totals: Counter) -> None:
-    rows = connection.execute(query("line_noise.articles_to_count"), {"site_id": site_id}).fetchall()
-    for url, body, body_hash in rows:
-        hashes, samples = article_hashes(body)
-        result = count_article(connection, site_id, url, body_hash, hashes, samples, config)
-        totals[f"counted_{result.status}"] += 1
-
-
-def _cleaned_row(article_id: int, body: str, kinds: str | None, articles_seen: int, counts: dict, allowed: set,
-                 config: LineNoiseConfig, totals: Counter) -> dict:
-    """The article cleaned again; a body left with no text is stored empty (corpus_articles leaves it out)."""
-    cleaning = clean_body(body, counts, articles_seen, config, allowed, kinds=kinds)
-    text = cleaning.body if is_text(cleaning.body) else ""
-    totals["articles"] += 1
-    totals["lines_removed"] += len(cleaning.removed)
-    totals["articles_changed"] += bool(cleaning.removed)
-    totals["articles_empty"] += not text
-    return {"id": article_id, "clean_body": text, "noise_lines": len(cleaning.removed),
-            "noise_hashes": cleaning.noise_hashes, "articles_seen": articles_seen}
-
-
-def _write_clean(connection: psycopg.Connection, updates: list[dict]) -> None:
-    if updates:
-        with connection.transaction(), connection.cursor() as cursor:
-            cursor.executemany(query("line_noise.set_clean_body"), sorted(updates, key=lambda row: row["id"]))
-
-
 def site_id_of(connection: psycopg.Connection, site: str) -> int | None:
     row = connection.execute(query("line_noise.site_by_name"), {"site": site}).fetchone()
     return row[0] if row else None
@@ -243,14 +177,3 @@ def allow_line(connection: psycopg.Connection, site_id: int, digest: uuid.UUID, 
 
 def table_sizes(connection: psycopg.Connection) -> dict:
     return connection.cursor(row_factory=dict_row).execute(query("line_noise.table_sizes")).fetchone()
-
-
-def reclean_step(dsn: str, sites: list[str]) -> dict:
-    """Build maintenance (newscorpus.builds.maintenance): the cold-start re-clean of every build site whose line
-    statistics have matured (reached the warm-up count) since its first articles were cleaned."""
-    config = LineNoiseConfig()
-    totals: Counter = Counter()
-    for site in sites:
-        totals.update(reclean(dsn, site, config, cleaned_before=config.warmup))
-    return {"sites_recleaned": totals["sites"], "articles_recleaned": totals["articles"],
-            "articles_changed": totals["articles_changed"], "noise_lines_removed": totals["lines_removed"]}

@@ -124,11 +124,16 @@ def test_reextract_rebuilds_articles_from_raw_pages(crawled_demo, capsys):
         connection.execute("UPDATE articles SET body = 'stale', title = 'stale'")
     assert main(["reextract", "--dsn", dsn, "--site", "demo"]) == 0
     out = capsys.readouterr().out
-    assert f"outcome/article: {len(site.all_articles)}" in out
+    assert f"articles: {len(site.all_articles)}" in out
+    assert f"articles_written: {len(site.all_articles)}" in out
     with psycopg.connect(dsn) as connection:
         stale = connection.execute("SELECT count(*) FROM articles WHERE body = 'stale'").fetchone()[0]
         titles = {row[0] for row in connection.execute("SELECT title FROM articles")}
+        uncleaned = connection.execute("SELECT count(*) FROM articles WHERE clean_body IS NULL").fetchone()[0]
     assert stale == 0 and titles == {a.title for a in site.all_articles}
+    assert uncleaned == 0  # never published with the site's boilerplate
+    assert main(["reextract", "--dsn", dsn, "--site", "demo"]) == 0
+    assert "changed: 0" in capsys.readouterr().out.splitlines()
 
 
 def test_db_status_and_migrate(crawled_demo, capsys):

@@ -49,9 +49,9 @@ def test_every_stored_article_is_cleaned_of_the_repeated_line_and_keeps_its_body
         assert noise in body                      # the extracted body is kept
         assert noise not in clean_body and noise_lines == 1
         assert clean_body == body.replace("\n" + noise, "")
-        assert articles_seen >= 20                # the first articles were cleaned again after warm-up
+        assert articles_seen == len(rows)         # every article cleaned with the final statistics
     assert "newscorpus/line_noise/lines_removed" in result.stderr
-    assert "newscorpus/line_noise/recleaned_articles" in result.stderr
+    assert f"'newscorpus/derivation/articles': {len(rows)}" in result.stderr
 
 
 def test_statistics_count_each_article_once(crawled):
@@ -149,21 +149,24 @@ def test_the_former_setting_names_still_work_and_errors_name_the_one_given():
         LineNoisePipeline.from_crawler(get_crawler(settings_dict={"NEWSCORPUS_LINENOISE_ENABLED": False}))
 
 
-def test_the_build_step_recleans_articles_cleaned_before_warm_up(postgres_server_dsn, tmp_path):
-    from newscorpus.store.line_noise import reclean_step
+def test_the_build_step_derives_a_site_whose_crawl_stopped_before_its_end(postgres_server_dsn, tmp_path):
+    from newscorpus.builds.reextraction import clean_step
 
     with DemoSite(article_count=60) as site, fresh_schema(postgres_server_dsn) as dsn:
         config = tmp_path / "demo.toml"
         config.write_text(site.site_config_toml(), encoding="utf-8")
-        result = run_crawl(dsn, f"site={config}")  # default warm-up: 50 articles
+        # the crawl's end does not derive: its articles stay as cleaned on arrival, the first with young statistics
+        result = run_crawl(dsn, f"site={config}", settings={"NEWSCORPUS_EXTRACTION_DERIVE_AT_CLOSE": "False"})
         assert result.returncode == 0, result.stderr[-3000:]
-        with psycopg.connect(dsn) as connection:  # five articles as they were when cleaned on a cold start
-            connection.execute("UPDATE articles SET clean_body = body, noise_lines = 0, cleaned_with_articles_seen = 2 "
-                               "WHERE id IN (SELECT id FROM articles ORDER BY id LIMIT 5)")
-        counters = reclean_step(dsn, ["demo"])
-        assert counters["articles_changed"] == 5 and counters["noise_lines_removed"] == 5
         with psycopg.connect(dsn) as connection:
-            left = connection.execute("SELECT count(*) FROM articles WHERE clean_body LIKE %s OR clean_body LIKE %s",
+            provisional = connection.execute(
+                "SELECT count(*) FROM articles WHERE extractor_version IS NULL").fetchone()[0]
+        assert provisional == len(site.all_articles)
+        counters = clean_step(dsn, ["demo"])
+        assert counters["articles"] == len(site.all_articles) and counters["articles_changed"] > 0
+        with psycopg.connect(dsn) as connection:
+            left = connection.execute("SELECT count(*) FROM articles WHERE clean_body LIKE %s OR clean_body LIKE %s "
+                                      "OR extractor_version IS NULL",
                                       (f"%{BODY_NOISE_ZH}%", f"%{BODY_NOISE_EN}%")).fetchone()[0]
         assert left == 0
-        assert reclean_step(dsn, ["demo"])["articles_changed"] == 0  # safe to run again
+        assert clean_step(dsn, ["demo"])["articles_changed"] == 0  # safe to run again

@@ -1,5 +1,5 @@
 """Line statistics in a real Postgres: one call per article, idempotent re-counts, moved counts, pruning,
-samples, the allow-list and re-cleaning stored articles."""
+samples, the allow-list and cleaning stored articles again (newscorpus.store.derivation)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import pytest
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes
 from newscorpus.core.text import body_hash
 from newscorpus.store import line_noise as store
+from newscorpus.store.derivation import DerivationSettings, derive_site
 from newscorpus.store.sql import query
 
 CONFIG = LineNoiseConfig(prune_interval=0)
+CLEAN_ONLY = DerivationSettings(site_aware=None, line_noise=CONFIG, near_duplicate=None)
 
 
 @pytest.fixture
@@ -97,28 +99,28 @@ def test_allow_listed_lines_are_flagged(connection):
         store.parse_line_ref("!!!")
 
 
-def test_reclean_counts_stored_articles_and_cleans_them_with_current_statistics(connection, database_dsn):
+def test_clean_counts_stored_articles_and_cleans_them_with_the_final_statistics(connection, database_dsn):
     bodies = [f"Article {chr(97 + n)} has its own text, long enough to matter here.\nShare this article"
               for n in range(6)]
     for number, body in enumerate(bodies):
         connection.execute(
             "INSERT INTO articles (site_id, url, body, body_hash, first_seen, last_seen, updated_at) "
             "VALUES (1, %s, %s, %s, now(), now(), now())", (f"u{number}", body, body_hash(body)))
-    totals = store.reclean(database_dsn, "demo", CONFIG)
-    assert totals["counted_new"] == 6 and totals["articles"] == 6 and totals["lines_removed"] == 6
+    totals = derive_site(database_dsn, "demo", CLEAN_ONLY, extract=False)
+    assert totals["cleaned"] == 6 and totals["cleaned_changed"] == 6 and totals["lines_removed"] == 6
     rows = connection.execute(
         "SELECT clean_body, noise_lines, noise_hashes, cleaned_with_articles_seen FROM articles ORDER BY id").fetchall()
     assert all(row == (bodies[i].split("\n")[0], 1, [digest("Share this article")], 6) for i, row in enumerate(rows))
     assert store.noise_report(connection, 1, 5)[0] | {"line_hash": None} == {
         "line_hash": None, "removed": 6, "articles": 6, "sample": "Share this article", "allowed": False}
-    # Counting again changes nothing: every body is already counted.
-    assert store.reclean(database_dsn, "demo", CONFIG)["counted_new"] == 0
+    # Counting again changes nothing: the statistics are counted again to the same values.
+    assert derive_site(database_dsn, "demo", CLEAN_ONLY, extract=False)["changed"] == 0
     assert connection.execute("SELECT articles_seen FROM site_line_stats").fetchone()[0] == 6
 
 
-def test_a_reclean_keeps_code_by_the_stored_line_kinds_and_unpublishes_a_body_with_no_text(connection, database_dsn):
-    """The stage keeps the extractor's line kinds beside the counted body, so a re-clean keeps a code
-    line the whole site repeats; a body the re-clean leaves with no text leaves corpus_articles."""
+def test_clean_keeps_code_by_the_stored_line_kinds_and_unpublishes_a_body_with_no_text(connection, database_dsn):
+    """The stage keeps the extractor's line kinds beside the counted body, so a clean keeps a code
+    line the whole site repeats; a body the clean leaves with no text leaves corpus_articles."""
     shared_code = "print_banner(stdout)"  # no ; { }: only the markup says it is code
     stored = []
     for number in range(6):
@@ -133,7 +135,7 @@ def test_a_reclean_keeps_code_by_the_stored_line_kinds_and_unpublishes_a_body_wi
         connection.execute(query("line_noise.count_article"),
                            store.count_params(1, url, body_hash(body), hashes, samples, CONFIG, kinds))
     assert connection.execute("SELECT count(*) FROM line_noise_line_kinds").fetchone()[0] == 7
-    store.reclean(database_dsn, "demo", CONFIG)
+    derive_site(database_dsn, "demo", CLEAN_ONLY, extract=False)
     cleaned = dict(connection.execute("SELECT url, clean_body FROM articles").fetchall())
     assert cleaned["u0"] == f"Post a explains one small trick in its own words.\n{shared_code}"
     assert cleaned["u-braces"] == ""  # "}\n}" is not text

@@ -15,6 +15,9 @@ class ExtractionConfig:
     max_seconds: float = 5.0
     # 0 = in the crawl process; N = a pool of N processes (BENCHMARKS.md, benchmarks/crawl_rate.py).
     workers: int = 0
+    # At the crawl's end, the site's articles derived again from its stored pages in URL order
+    # (newscorpus.store.derivation): the corpus then depends on the pages, not on the order they arrived in.
+    derive_at_close: bool = True
 
     def __post_init__(self) -> None:
         if not self.max_seconds > 0:

@@ -128,6 +128,10 @@ class SiteTitles:
             self._learnt_cache[kind] = learnt
         return self._learnt_cache[kind]
 
+    def learnt_affixes(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(suffixes, prefixes) learnt from the recent pages."""
+        return frozenset(self._learnt("suffixes")), frozenset(self._learnt("prefixes"))
+
     def without_affixes(self, title: str) -> str:
         """The title without the site's learnt suffix and prefix (the longest that leaves text)."""
         suffixes, prefixes = self._learnt("suffixes"), self._learnt("prefixes")

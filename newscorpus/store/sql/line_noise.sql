@@ -13,13 +13,6 @@ SELECT o_articles_seen, o_counts, o_allowed, o_status, o_pruned
 FROM line_noise_count_article(%(site_id)s, %(url)s, %(body_hash)s, %(hash_array)s::uuid[], %(sample_array)s::text[],
                               %(prune_interval)s, %(prune_divisor)s, %(sample_min)s)
 
--- name: sites_with_articles
-SELECT s.id, s.name
-FROM sites s
-WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
-  AND EXISTS (SELECT 1 FROM articles a WHERE a.site_id = s.id)
-ORDER BY s.name
-
 -- name: site_by_name
 SELECT s.id, coalesce(st.articles_seen, 0)
 FROM sites s
@@ -36,31 +29,6 @@ SELECT line_hash, articles FROM line_counts WHERE site_id = %(site_id)s AND arti
 
 -- name: allowed_lines
 SELECT line_hash FROM line_noise_allowlist WHERE site_id = %(site_id)s
-
--- name: articles_to_count
--- Stored articles whose current body has not been counted (never, or before their body changed).
-SELECT a.url, a.body, a.body_hash
-FROM articles a
-LEFT JOIN line_noise_articles l ON l.url = a.url
-WHERE a.site_id = %(site_id)s AND (l.url IS NULL OR l.body_hash <> a.body_hash)
-ORDER BY a.id
-
--- name: articles_to_clean
--- A page (by id) of a site's articles cleaned with fewer than %(before)s articles of statistics (all when NULL),
--- with the line kinds of the body when the stage kept them.
-SELECT a.id, a.body, k.kinds
-FROM articles a
-LEFT JOIN line_noise_line_kinds k ON k.url = a.url AND k.body_hash = a.body_hash
-WHERE a.site_id = %(site_id)s AND a.id > %(after_id)s
-  AND (%(before)s::bigint IS NULL OR a.cleaned_with_articles_seen < %(before)s)
-ORDER BY a.id
-LIMIT %(limit)s
-
--- name: set_clean_body
-UPDATE articles
-SET clean_body = %(clean_body)s, noise_lines = %(noise_lines)s, noise_hashes = %(noise_hashes)s::uuid[],
-    cleaned_with_articles_seen = %(articles_seen)s, cleaned_at = now()
-WHERE id = %(id)s
 
 -- name: noise_report
 -- The site's lines removed from the most stored articles, with LC, a sample text, and the allow-list flag.
