@@ -7,7 +7,9 @@ the run of such lines at the start or the end of the body, or a line of links; i
 only when a majority of the site's articles hold it (mid_body_share). Code lines (from <pre>/<code>, or that
 read as code) are never noise, nor headings, except a heading whose whole section was removed (it titled
 boilerplate). Lines repeated in a minority of the site's articles (a series' recurring sentence, shared code,
-a heading many posts use) are content.
+a heading many posts use) are content. A line with digits is counted twice, normalised (digits -> 0) and as
+written (its digits kept), and is frequent only as often as both forms are: "© 2026" is the same in every
+article, a score or a rate ("上证指数 3,245.67 点") differs in its digits and is the article's.
 
 Pure: no Scrapy, Twisted or psycopg. The counts (LC per line hash, RC per site) live elsewhere (Postgres for
 the crawl, a dict for the evaluation); this module only turns bodies into hashes and counts into decisions.
@@ -27,7 +29,7 @@ from newscorpus.core.extraction import MIN_BODY_CHARS, body_chars
 
 __all__ = [
     "LineNoiseConfig", "Cleaning", "normalise_line", "line_hash", "body_lines", "article_hashes",
-    "noise_threshold", "is_noise", "should_prune", "clean_body", "InMemoryLineStats", "is_text",
+    "noise_threshold", "is_noise", "should_prune", "clean_body", "InMemoryLineStats", "is_text", "digits_hash",
 ]
 
 _DIGITS = re.compile(r"\d")
@@ -88,6 +90,15 @@ def normalise_line(line: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def digits_hash(line: str) -> uuid.UUID | None:
+    """The hash of a line with digits as written (normalised but for its digits); None for a line without digits.
+    The "#" prefix is dropped by normalise_line, so this hash never equals a normalised line's."""
+    text = unicodedata.normalize("NFKC", line).casefold()
+    if _DIGITS.search(text) is None:
+        return None
+    return line_hash("#" + _SPACES.sub(" ", _NOT_WORD.sub("", text)).strip())
+
+
 def line_hash(normalised: str) -> uuid.UUID:
     """MD5 of the normalised line, as a UUID (16 bytes; Postgres ``uuid`` sorts like the bytes)."""
     return uuid.UUID(bytes=hashlib.md5(normalised.encode("utf-8")).digest())
@@ -104,11 +115,14 @@ def body_lines(body: str) -> list[tuple[str, uuid.UUID | None]]:
 
 def article_hashes(body: str | list[tuple[str, uuid.UUID | None]]) -> tuple[list[uuid.UUID], list[str]]:
     """The distinct line hashes of an article (its body, or its ``body_lines``), sorted (the lock order of
-    every batch), with a sample text each."""
+    every batch), with a sample text each; a line with digits gives its digits_hash too (counted alike)."""
     samples: dict[uuid.UUID, str] = {}
     for line, digest in body_lines(body) if isinstance(body, str) else body:
-        if digest is not None and digest not in samples:
-            samples[digest] = line.strip()
+        if digest is None:
+            continue
+        for found in (digest, digits_hash(line)):
+            if found is not None and found not in samples:
+                samples[found] = line.strip()
     hashes = sorted(samples, key=lambda h: h.bytes)
     return hashes, [samples[h] for h in hashes]
 
@@ -254,8 +268,18 @@ def _line_facts(lines: list[tuple[str, uuid.UUID | None]], counts: Mapping[uuid.
     """The facts of each line; kinds of another length than the body's lines are unknown."""
     if kinds is not None and len(kinds) != len(lines):
         kinds = None
-    return [LineFacts(line, digest, counts.get(digest, 0) if digest is not None else 0, kinds[i] if kinds else None)
+    return [LineFacts(line, digest, _line_articles(line, digest, counts), kinds[i] if kinds else None)
             for i, (line, digest) in enumerate(lines)]
+
+
+def _line_articles(line: str, digest: uuid.UUID | None, counts: Mapping[uuid.UUID, int]) -> int:
+    """LC of a line: of its normalised form, and no more than of its digits as written (bulletins that differ
+    only in their digits share the normalised form, not the line)."""
+    if digest is None:
+        return 0
+    articles = counts.get(digest, 0)
+    exact = digits_hash(line)
+    return articles if exact is None else min(articles, counts.get(exact, 0))
 
 
 def _remove_titled_boilerplate(lines: list[tuple[str, uuid.UUID | None]], kind: list[str | None],
