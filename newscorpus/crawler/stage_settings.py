@@ -20,6 +20,7 @@ from newscorpus.core.line_noise import LineNoiseConfig
 from newscorpus.core.near_duplicate.config import NearDuplicateConfig
 from newscorpus.core.site_aware.cascade import SiteAwareConfig
 from newscorpus.core.storage_config import StorageConfig
+from newscorpus.crawler.crawl_bounds import CrawlBoundsConfig
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ STAGES: dict[str, type] = {
     "LINE_NOISE": LineNoiseConfig,
     "NEAR_DUPLICATE": NearDuplicateConfig,
     "STORAGE": StorageConfig,
+    "CRAWL_BOUNDS": CrawlBoundsConfig,   # read by the site spider, not a pipeline
 }
 ENABLED = "ENABLED"  # every stage is on unless its switch is turned off
 

@@ -73,10 +73,12 @@ class _Server(QuietServer):
 
 
 class HostileSite:
-    """Routes by path (query string ignored); ``routes`` may be changed before the crawl starts."""
+    """Routes by path (query string ignored), then by the longest prefix in ``prefix_routes`` (endless families of
+    URLs); both may be changed before the crawl starts."""
 
     def __init__(self, routes: dict[str, Route] | None = None):
         self.routes: dict[str, Route] = dict(routes or {})
+        self.prefix_routes: dict[str, Route] = {}
         self.requests: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler_class())
@@ -102,6 +104,9 @@ class HostileSite:
                 with site._lock:
                     site.requests[path] += 1
                 route = site.routes.get(path)
+                if route is None:
+                    prefixes = [prefix for prefix in site.prefix_routes if path.startswith(prefix)]
+                    route = site.prefix_routes[max(prefixes, key=len)] if prefixes else None
                 if route is None:
                     route = (404, {"Content-Type": HTML}, b"<html><body>404</body></html>")
                 if callable(route):

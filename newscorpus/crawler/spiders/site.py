@@ -20,6 +20,7 @@ from newscorpus.crawler.middlewares.redirect_loop import RedirectLoop
 from newscorpus.crawler.page_links import PageLinks
 from newscorpus.crawler.scope import host_in_domains, url_port
 from newscorpus.crawler.site_config import SiteConfig, SiteConfigError, adhoc_site_config, load_site_config
+from newscorpus.crawler.stage_settings import stage_config, stage_enabled
 from newscorpus.crawler.url_classes import ARTICLE, LISTING, SKIP, classify_url
 
 logger = logging.getLogger(__name__)
@@ -32,6 +33,8 @@ FEED_LINKS = etree.XPath(
 )
 MAX_SITEMAP_BYTES = 50 * 1024 * 1024  # the sitemap protocol's own limit for an uncompressed file
 BYTES_RECEIVED = "newscorpus_bytes_received"  # request.meta key: body bytes received so far
+SITEMAP_DEPTH = "newscorpus_sitemap_depth"    # request.meta key: sitemap index hops from a configured sitemap
+NAMED_URLS = 5                                # unfollowed sitemaps a warning names
 
 
 def site_config_of(site: str | None, url: str | None, sites_dirs: list[str]) -> SiteConfig:
@@ -66,6 +69,10 @@ class SiteSpider(scrapy.Spider):
         self._requested: set[str] = set()
         self._beyond_depth: set[str] = set()   # pages linked only from pages at the depth limit (so far)
         self._over_budget: set[str] = set()    # pages found after the page budget was spent
+        self._over_frontier: set[str] = set()  # pages found while the queue was full (so far)
+        self._sitemaps: set[str] = set()       # sitemaps requested
+        self._sitemaps_cut = 0                 # sitemap entries not followed: past the depth or count bound
+        self._unfollowed: list[str] = []       # the first of them, for the warning
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -90,6 +97,7 @@ class SiteSpider(scrapy.Spider):
         self.max_depth = config.max_depth if config.max_depth is not None else settings.getint("NEWSCORPUS_MAX_DEPTH")
         self.max_size = settings.getint("DOWNLOAD_MAXSIZE")
         self.page_links = PageLinks(deny=config.skip_patterns)
+        self.bounds = stage_config(settings, "CRAWL_BOUNDS") if stage_enabled(settings, "CRAWL_BOUNDS") else None
 
     # --- requests ------------------------------------------------------------------------------------------
     def url_kind(self, url: str) -> str:
@@ -125,7 +133,18 @@ class SiteSpider(scrapy.Spider):
                 self._over_budget.add(url)
                 stats.inc_value("newscorpus/spider/page_budget_cut")
             return None
+        if self.bounds is not None:
+            queued = self.queued()
+            if queued >= self.bounds.max_queued:
+                if url not in self._over_frontier:
+                    self._over_frontier.add(url)
+                    stats.inc_value("newscorpus/spider/frontier_cut")
+                return None
+            stats.max_value("newscorpus/spider/queued_max", queued + 1)   # this one included
         self._requested.add(url)
+        if url in self._over_frontier:  # found again once the queue had room: fetched after all
+            self._over_frontier.discard(url)
+            stats.inc_value("newscorpus/spider/frontier_cut", -1)
         if url in self._beyond_depth:  # found again on a shallower page: fetched after all
             self._beyond_depth.discard(url)
             stats.inc_value("newscorpus/spider/depth_cut", -1)
@@ -134,16 +153,43 @@ class SiteSpider(scrapy.Spider):
             meta={"url_kind": kind}, priority=priority + (1 if kind == ARTICLE else 0),
         )
 
-    def sitemap_request(self, url: str) -> Request:
-        """A sitemap may be up to 50 MB uncompressed (the protocol's limit), whatever DOWNLOAD_MAXSIZE says."""
+    def queued(self) -> int:
+        """Requests waiting in this process's scheduler (0 when it cannot say: before the engine runs, a scheduler
+        without a length, or the distributed frontier, whose length is a Redis round trip per link and whose
+        bound is the page budget's)."""
+        from scrapy_redis.scheduler import Scheduler as RedisScheduler
+
+        try:
+            scheduler = self.crawler.engine.scheduler
+            if scheduler is None or isinstance(scheduler, RedisScheduler):
+                return 0
+            return len(scheduler)
+        except (RuntimeError, TypeError):   # Crawler.engine before the crawl starts; a scheduler without a length
+            return 0
+
+    def sitemap_request(self, url: str, depth: int = 0) -> Request | None:
+        """A sitemap may be up to 50 MB uncompressed (the protocol's limit), whatever DOWNLOAD_MAXSIZE says. None
+        when requested already or past the sitemap bounds (counted as newscorpus/spider/sitemap_cut)."""
+        if url in self._sitemaps:
+            return None
+        bounds = self.bounds
+        if bounds is not None and (depth > bounds.max_sitemap_depth or len(self._sitemaps) >= bounds.max_sitemaps):
+            self._sitemaps_cut += 1
+            if len(self._unfollowed) < NAMED_URLS:
+                self._unfollowed.append(url)
+            self.crawler.stats.inc_value("newscorpus/spider/sitemap_cut")
+            return None
+        self._sitemaps.add(url)
         size = max(self.max_size, MAX_SITEMAP_BYTES) if self.max_size else 0
         return Request(url, callback=self.parse_sitemap, errback=self.on_error, priority=10,
-                       meta={"download_maxsize": size, "download_warnsize": size})
+                       meta={"download_maxsize": size, "download_warnsize": size, SITEMAP_DEPTH: depth})
 
     async def start(self):
         config = self.site_config
         for url in config.sitemap_urls:
-            yield self.sitemap_request(url)
+            sitemap = self.sitemap_request(url)
+            if sitemap is not None:
+                yield sitemap
         for url in config.feed_urls:
             yield Request(url, callback=self.parse_feed, errback=self.on_error, priority=10)
         for url in config.start_urls:
@@ -173,7 +219,9 @@ class SiteSpider(scrapy.Spider):
             if not loc:
                 continue
             if sitemap.type == "sitemapindex":
-                yield self.sitemap_request(response.urljoin(loc))
+                request = self.sitemap_request(response.urljoin(loc), response.meta.get(SITEMAP_DEPTH, 0) + 1)
+                if request is not None:
+                    yield request
             else:
                 request = self.page_request(response.urljoin(loc))
                 if request is not None:
@@ -241,6 +289,16 @@ class SiteSpider(scrapy.Spider):
             logger.warning("the page budget cut the crawl: %d page(s) found after the first %d were not fetched "
                            "(raise max_pages in the site config, or -s NEWSCORPUS_MAX_PAGES=N)",
                            len(self._over_budget), self.max_pages)
+        if self._over_frontier:
+            logger.warning("the queue bound cut the crawl: %d page(s) found while %d requests were queued were not "
+                           "fetched (raise -s NEWSCORPUS_CRAWL_BOUNDS_MAX_QUEUED=N)",
+                           len(self._over_frontier), self.bounds.max_queued)
+        if self._sitemaps_cut:
+            logger.warning("the sitemap bounds cut the crawl of %s: %d sitemap(s) not followed, first %s (past %d "
+                           "index hop(s) or %d sitemaps; raise -s NEWSCORPUS_CRAWL_BOUNDS_MAX_SITEMAP_DEPTH=N or "
+                           "NEWSCORPUS_CRAWL_BOUNDS_MAX_SITEMAPS=N)", self.site_config.name, self._sitemaps_cut,
+                           ", ".join(self._unfollowed), self.bounds.max_sitemap_depth,
+                           self.bounds.max_sitemaps)
 
     def too_large(self, failure) -> bool:
         request = failure.request
