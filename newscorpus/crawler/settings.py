@@ -80,8 +80,10 @@ NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD = 50_000
 # out of Scrapy's own list so that they are not even imported: their modules load aiohttp's web server and Twisted's
 # conch, a tenth of a second of every crawl's start-up (python -X importtime). Setting them to None in
 # EXTENSIONS would not do: Scrapy imports every key of EXTENSIONS to merge it with EXTENSIONS_BASE.
+# SpiderState pickles spider.state into the JOBDIR at close, which no spider of ours uses: one write less to fail.
 _NEVER_LOADED_EXTENSIONS = {"scrapy.extensions.telnet.TelnetConsole",
-                            "scrapy.extensions.remote_control.RemoteControl"}
+                            "scrapy.extensions.remote_control.RemoteControl",
+                            "scrapy.extensions.spiderstate.SpiderState"}
 EXTENSIONS_BASE = {name: order for name, order in _SCRAPY_EXTENSIONS_BASE.items()
                    if name not in _NEVER_LOADED_EXTENSIONS}
 # Stage settings: NEWSCORPUS_<STAGE>_ENABLED (on) and NEWSCORPUS_<STAGE>_<FIELD> for each field of the stage's config

@@ -1,7 +1,7 @@
 """`scrapy crawl`, checking the site config, the stage settings, the database and Redis (when set) before the
 reactor starts, so that a missing config, a bad setting, a bad DSN or an unreachable server is one clear line and
-exit code 2, not a traceback. A crawl that could not save every page it fetched (the database away for too long)
-exits with code 1."""
+exit code 2, not a traceback. A crawl that could not save every page it fetched (the database away for too long),
+or could not write to its JOBDIR (a full disk), exits with code 1."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from scrapy.utils.misc import load_object
 from newscorpus.crawler.distributed.connection import RedisSettingError, checked_redis_client
 from newscorpus.crawler.extensions.collector import check_collector_settings
 from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE, CrawlDatabase, prepare_in_background
+from newscorpus.crawler.jobdir_scheduler import WRITE_FAILED_STAT
 from newscorpus.crawler.site_config import SiteConfigError
 from newscorpus.crawler.spiders.site import site_config_of
 from newscorpus.crawler.stage_settings import SettingError, check_stage_settings
@@ -62,7 +63,8 @@ class Command(ScrapyCrawlCommand):
         if stats is not None and stats.get_value("finish_reason") == "shutdown":
             print(resume_hint(self.settings.get("JOBDIR")), file=sys.stderr)
         if stats is not None and (stats.get_value("newscorpus/storage/pages_unsaved")
-                                  or stats.get_value("finish_reason") == DATABASE_UNAVAILABLE):
+                                  or stats.get_value("finish_reason") == DATABASE_UNAVAILABLE
+                                  or stats.get_value(WRITE_FAILED_STAT)):
             self.exitcode = 1
 
     def _create_crawler(self, spidercls):
