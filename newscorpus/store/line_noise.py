@@ -27,10 +27,9 @@ logger = logging.getLogger(__name__)
 
 # A sample text is kept for lines seen in this many articles (single lines are body text, not noise).
 SAMPLE_MIN_ARTICLES = 2
-# The stage's connection does not wait for the WAL flush at each commit: less than half the time per article
-# (benchmarks/line_noise_throughput.py). Each article's counts and its ledger row commit together,
-# so a server crash can only lose the last few articles' counts whole; they are counted on the next crawl.
-STAGE_SESSION = "SET synchronous_commit = off"
+# The stage's commits are durable (the server's synchronous_commit): an article goes on to the storage stage only
+# once its counts are on disk. An asynchronous commit lost in a server crash lost the count for good, as the
+# storage stage's retried batch then stored the article, which is never fetched again.
 # At most this many articles counted in one transaction (the stage's group batches). The batch holds the
 # site's statistics row locked until it commits, so another crawl of the site waits at most one batch; 64 is the
 # near-duplicate stage's batch (NearDuplicateConfig.batch_size). The batches of a 300-article demo crawl hold at
@@ -86,7 +85,7 @@ class LineNoiseStore:
     def __init__(self, dsn: str, config: LineNoiseConfig):
         self.dsn = dsn
         self.config = config
-        self.database = AsyncHeldConnection(dsn, session=STAGE_SESSION)
+        self.database = AsyncHeldConnection(dsn)
         self.batches = 0  # transactions that counted articles (the stage reports them)
         self.largest_batch = 0
         self._counts = GroupBatches(self._count, COUNT_BATCH_MAX, split_on=(psycopg.Error,), fail_on=RETRYABLE)
