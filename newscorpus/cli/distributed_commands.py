@@ -53,10 +53,14 @@ def run_seed(args) -> int:
 
 
 def run_frontier(args) -> int:
+    from newscorpus.crawler.distributed.connection import persistence_warning
     from newscorpus.crawler.distributed.keys import SiteKeys
     from newscorpus.crawler.distributed.runs import current_run
 
     settings, config, server = _open(args)
+    warning = persistence_warning(server)
+    if warning:
+        print(warning)
     run = current_run(server, SiteKeys(config.name, settings.get("NEWSCORPUS_REDIS_KEY_PREFIX")))
     if run is None:
         print(f"site {config.name}: no run in Redis")

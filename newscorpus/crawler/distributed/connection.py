@@ -48,3 +48,22 @@ def redis_from_settings(settings) -> redis.Redis:
     if not url:
         raise NotConfigured("NEWSCORPUS_REDIS_URL is not set: plain Scrapy scheduler")
     return checked_redis_client(url)
+
+
+def persistence_warning(server: redis.Redis) -> str | None:
+    """A warning when Redis keeps the frontier only in memory (no AOF, no RDB snapshots), else None.
+
+    A restart of such a server loses every run's queue and filter; CONFIG may be disabled (managed Redis), and
+    then the answer is unknown: said so, not guessed."""
+    import redis
+
+    try:
+        appendonly = server.config_get("appendonly").get("appendonly")
+        save = server.config_get("save").get("save")
+    except redis.RedisError as error:
+        return (f"WARNING: cannot read Redis's persistence settings ({error}); if it runs without AOF or RDB, a "
+                "restart loses the frontier (queued requests and the duplicate filter)")
+    if appendonly == "yes" or save:
+        return None
+    return ("WARNING: Redis has no persistence (appendonly no, save \"\"): a restart of Redis loses every run's "
+            "queued requests and duplicate filter; see docs/operations.md for a configuration that survives")

@@ -25,7 +25,7 @@ from scrapy.utils.misc import load_object
 from scrapy_redis import defaults
 from scrapy_redis.scheduler import Scheduler
 
-from newscorpus.crawler.distributed.connection import redis_from_settings
+from newscorpus.crawler.distributed.connection import persistence_warning, redis_from_settings
 from newscorpus.crawler.distributed.dupefilter import RunDupeFilter
 from newscorpus.crawler.distributed.keys import KEY_PREFIX, RUN_TTL_SECONDS, SiteKeys
 from newscorpus.crawler.distributed.runs import Run, join_or_start_run, new_worker_id
@@ -89,6 +89,9 @@ class RunScheduler(Scheduler):
         run = await asyncio.to_thread(join_or_start_run, self.server, site, self.worker_id, self.idle_seconds,
                                       self.ttl_seconds)
         self.open_run(spider, run)
+        warning = await asyncio.to_thread(persistence_warning, self.server)
+        if warning:
+            logger.warning("%s", warning.removeprefix("WARNING: "))
         logger.info("%s run %s of site %s (worker %s)", "started" if run.started_now else "joined",
                     run.run_id, site.site, self.worker_id)
         if self.stats:

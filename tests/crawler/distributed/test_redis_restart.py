@@ -57,6 +57,7 @@ def test_workers_survive_a_redis_restart_and_the_next_seed_recovers_everything(
         assert alive_during == [True, True]
         assert codes == [0, 0], stderr[0][-3000:]
         assert any("heartbeat_errors" in text for text in stderr)
+        assert all("Redis has no persistence" in text for text in stderr)   # said at each worker's start
         # Counted and warned about, never a traceback per engine tick (has_pending_requests raised before).
         assert not any("Traceback" in text for text in stderr), [t[t.find("Traceback"):][:1500] for t in stderr]
         before = stored(dsn)
