@@ -19,8 +19,9 @@ FAST_LOCAL_SETTINGS = {
 
 
 def run_crawl(dsn: str | None, *spider_args: str, settings: dict | None = None, timeout: float = 180,
-              env: dict | None = None) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "scrapy", "crawl", "site"]
+              env: dict | None = None, options: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """``options``: more arguments of `scrapy crawl` (``("-o", "out.jsonl")``)."""
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", *options]
     for argument in spider_args:
         command += ["-a", argument]
     for name, value in {**FAST_LOCAL_SETTINGS, **(settings or {})}.items():

@@ -84,8 +84,13 @@ NEWSCORPUS_COLLECTOR_YOUNG_THRESHOLD = 50_000
 _NEVER_LOADED_EXTENSIONS = {"scrapy.extensions.telnet.TelnetConsole",
                             "scrapy.extensions.remote_control.RemoteControl",
                             "scrapy.extensions.spiderstate.SpiderState"}
-EXTENSIONS_BASE = {name: order for name, order in _SCRAPY_EXTENSIONS_BASE.items()
+# Feed exports (-o FILE) write one article record per stored article, never the page's bytes
+# (newscorpus/crawler/extensions/article_feed.py); .parquet is one more format.
+_REPLACED_EXTENSIONS = {"scrapy.extensions.feedexport.FeedExporter":
+                        "newscorpus.crawler.extensions.article_feed.ArticleFeedExporter"}
+EXTENSIONS_BASE = {_REPLACED_EXTENSIONS.get(name, name): order for name, order in _SCRAPY_EXTENSIONS_BASE.items()
                    if name not in _NEVER_LOADED_EXTENSIONS}
+FEED_EXPORTERS = {"parquet": "newscorpus.crawler.extensions.article_feed.ParquetFeedExporter"}
 # Stage settings: NEWSCORPUS_<STAGE>_ENABLED (on) and NEWSCORPUS_<STAGE>_<FIELD> for each field of the stage's config
 # dataclass, whose defaults and their sources are written there only (newscorpus/crawler/stage_settings.py):
 #   EXTRACTION      newscorpus.core.extraction.config.ExtractionConfig   per-page time cap, worker pool

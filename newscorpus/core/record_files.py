@@ -1,0 +1,132 @@
+"""Files of records (JSONL, CSV, Parquet), plain or compressed, the format told by the file name: what `newscorpus
+export` and the crawl's feed exports (`scrapy crawl site -o FILE`) write."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from datetime import date, datetime
+from typing import BinaryIO
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+FORMATS = ("jsonl", "csv", "parquet")
+COMPRESSIONS = {".gz": "gzip", ".zst": "zstd"}
+# Parquet compresses its own columns (zstd inside the file): a .parquet.gz could not be read by pyarrow, pandas or
+# datasets, so it is refused rather than written.
+COMPRESSIBLE = frozenset({"jsonl", "csv"})
+PARQUET_ROWS_PER_GROUP = 2000   # the snapshot writer's batch (newscorpus/builds/snapshot.py): a few MB of text
+
+
+class RecordFileError(ValueError):
+    """A file name or format that cannot be written; the message is one line naming the fix."""
+
+
+def file_format(name: str, override: str | None = None) -> tuple[str, str | None]:
+    """(format, compression) for a file name: ``a.jsonl``, ``a.csv.gz``, ``a.jsonl.zst``, ``a.parquet``;
+    ``override`` (--format) names the format when the name does not, and wins when both do."""
+    lower = name.lower()
+    compression = next((codec for suffix, codec in COMPRESSIONS.items() if lower.endswith(suffix)), None)
+    stem = lower.rsplit(".", 1)[0] if compression else lower
+    inferred = next((fmt for fmt in FORMATS if stem.endswith("." + fmt)), None)
+    fmt = override or inferred
+    if fmt is None:
+        raise RecordFileError(f"cannot tell the format of {name}: name it .jsonl, .csv or .parquet (each but "
+                              "parquet may end in .gz or .zst), or give --format")
+    if fmt not in FORMATS:
+        raise RecordFileError(f"unknown format {fmt}: choose one of {', '.join(FORMATS)}")
+    if compression and fmt not in COMPRESSIBLE:
+        raise RecordFileError(f"{name}: parquet compresses its own columns; name it .parquet, without "
+                              f"{name.rsplit('.', 1)[-1]!r}")
+    return fmt, compression
+
+
+class _KeptOpen(io.RawIOBase):
+    """A stream whose close only flushes: pyarrow closes the stream it compresses into, which belongs to the
+    caller (Scrapy's feed storage, the export's temporary file)."""
+
+    def __init__(self, stream: BinaryIO):
+        self.stream = stream
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        return self.stream.write(data)
+
+    def close(self) -> None:
+        self.stream.flush()
+        super().close()
+
+
+def _text(value):
+    return value.isoformat() if isinstance(value, datetime | date) else value
+
+
+class RecordWriter:
+    """Writes dict records with ``fields`` to a binary stream, in ``fmt``; compressed when asked. Parquet takes
+    ``schema`` (a pyarrow schema naming ``fields``); the others write values as text (dates in ISO 8601)."""
+
+    def __init__(self, stream: BinaryIO, fmt: str, fields: tuple[str, ...], *, compression: str | None = None,
+                 schema: pa.Schema | None = None):
+        self.fields, self.fmt, self.schema = fields, fmt, schema
+        self.count = 0
+        self._closing: list = []
+        if compression == "gzip":
+            stream = gzip.GzipFile(fileobj=stream, mode="wb")
+            self._closing.append(stream)
+        elif compression == "zstd":
+            stream = pa.CompressedOutputStream(pa.PythonFile(_KeptOpen(stream), mode="w"), "zstd")
+            self._closing.append(stream)
+        self.stream = stream
+        self._batch: list[dict] = []
+        self._parquet = None
+        self._csv = None
+        if fmt == "parquet":
+            if schema is None:
+                raise ValueError("a parquet file needs a schema")
+            self._parquet = pq.ParquetWriter(stream, schema, compression="zstd")
+        elif fmt == "csv":
+            self._text = io.TextIOWrapper(stream, encoding="utf-8", newline="", write_through=True)
+            self._csv = csv.writer(self._text)
+            self._csv.writerow(fields)
+        elif fmt != "jsonl":
+            raise RecordFileError(f"unknown format {fmt}: choose one of {', '.join(FORMATS)}")
+
+    def write(self, record: dict) -> None:
+        self.count += 1
+        if self._parquet is not None:
+            self._batch.append(record)
+            if len(self._batch) >= PARQUET_ROWS_PER_GROUP:
+                self._flush_parquet()
+        elif self._csv is not None:
+            self._csv.writerow(["; ".join(value) if isinstance(value, list) else _text(value)
+                                for value in (record.get(name) for name in self.fields)])
+        else:
+            line = json.dumps({name: _text(record.get(name)) for name in self.fields}, ensure_ascii=False)
+            self.stream.write(line.encode("utf-8") + b"\n")
+
+    def _flush_parquet(self) -> None:
+        if self._batch:
+            self._parquet.write_table(pa.Table.from_pylist(self._batch, schema=self.schema))
+            self._batch = []
+
+    def close(self) -> None:
+        """Finish the file (a Parquet footer, a compressed stream's end); the underlying stream stays open."""
+        if self._parquet is not None:
+            self._flush_parquet()
+            self._parquet.close()
+        elif self._csv is not None:
+            self._text.flush()
+            self._text.detach()
+        for stream in reversed(self._closing):
+            stream.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
