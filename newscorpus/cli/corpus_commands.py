@@ -42,7 +42,9 @@ def register(subparsers) -> None:
         "export", help="write the published corpus (or --all articles) to a JSONL or CSV file",
         description="Write the published corpus (the corpus_articles view: near-duplicates left out, line noise "
                     "removed) to a file; --all writes every stored article with its duplicate link.")
-    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl", help="file format (default jsonl)")
+    export.add_argument("--format", choices=("jsonl", "csv", "parquet"),
+                        help="file format (default: from OUT's extension, .jsonl/.csv/.parquet, each but parquet "
+                             "with .gz or .zst; jsonl for -)")
     export.add_argument("--site", help="only this site")
     export.add_argument("--all", action="store_true",
                         help="every stored article, near-duplicates included, with canonical_url, "
@@ -133,34 +135,35 @@ def _export_target(out: str, force: bool) -> Path:
 
 
 def run_export(args) -> int:
-    import csv
     import tempfile
 
+    from newscorpus.core.record_files import RecordFileError, RecordWriter, file_format
     from newscorpus.store.corpus_reader import exported_articles
     from newscorpus.store.errors import DatabaseError
 
     target = None if args.out == "-" else _export_target(args.out, args.force)
+    try:
+        fmt, compression = ((args.format or "jsonl", None) if args.out == "-"
+                            else file_format(args.out, args.format))
+    except RecordFileError as error:
+        raise CommandError(str(error)) from None
+    if fmt == "parquet" and args.out == "-":
+        raise CommandError("parquet needs a file (its footer is written last): give OUT.parquet, not -")
     dsn = open_database(args)
     check_site(dsn, args.site)
     fields = EXPORT_FIELDS + DUPLICATE_FIELDS if args.all else EXPORT_FIELDS
-    count = 0
-    partial, out = None, sys.stdout
+    schema = export_schema(fields) if fmt == "parquet" else None
+    partial, out = None, sys.stdout.buffer
     try:
         if target is not None:  # written beside the target and renamed at the end: a failed export leaves no half file
             handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-            out = os.fdopen(handle, "w", encoding="utf-8", newline="")
-        with exported_articles(dsn, args.site, everything=args.all) as rows:
-            writer = csv.writer(out) if args.format == "csv" else None
-            if writer:
-                writer.writerow(fields)
+            out = os.fdopen(handle, "wb")
+        with exported_articles(dsn, args.site, everything=args.all) as rows, \
+                RecordWriter(out, fmt, fields, compression=compression, schema=schema) as writer:
             for row in rows:
-                record = dict(zip(fields, row, strict=True))
-                if writer:
-                    writer.writerow([_json_default(v) if isinstance(v, datetime | date) else v
-                                     for v in record.values()])
-                else:
-                    out.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
-                count += 1
+                writer.write(dict(zip(fields, row, strict=True)))
+        count = writer.count
+        out.flush()
         if partial is not None:
             out.close()
             os.replace(partial, target)
@@ -171,12 +174,23 @@ def run_export(args) -> int:
         raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from None
     finally:
         if partial is not None:
-            if out is not sys.stdout:
+            if out is not sys.stdout.buffer:
                 out.close()
             os.unlink(partial)
     what = "article(s), near-duplicates included" if args.all else "article(s) of the published corpus"
-    print(f"exported {count} {what} to {args.out}", file=sys.stderr)
+    print(f"exported {count} {what} to {args.out} ({fmt}{', ' + compression if compression else ''})",
+          file=sys.stderr)
     return 0
+
+
+def export_schema(fields: tuple[str, ...]):
+    """The Parquet schema of an export: docs/database.md ("Export files") lists it."""
+    import pyarrow as pa
+
+    timestamp = pa.timestamp("us", tz="UTC")
+    types = {"id": pa.int64(), "published_at": timestamp, "first_seen": timestamp, "last_seen": timestamp,
+             "duplicate_score": pa.float64()}
+    return pa.schema([(name, types.get(name, pa.string())) for name in fields])
 
 
 def run_reextract(args) -> int:
