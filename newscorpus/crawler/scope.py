@@ -4,6 +4,7 @@ addresses unless the site config allows them (enforced by newscorpus.crawler.mid
 from __future__ import annotations
 
 import ipaddress
+import socket
 from urllib.parse import urlsplit
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -47,3 +48,15 @@ def is_ip_literal(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def resolves_internal(host: str) -> bool:
+    """True when ``host`` (a name or an address) is on a loopback, private or link-local network; an unresolvable
+    name is not (its download fails and is recorded as a fetch error)."""
+    if is_ip_literal(host):
+        return is_internal_address(host)
+    try:
+        addresses = [info[4][0] for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)]
+    except OSError:
+        return False
+    return any(is_internal_address(address) for address in addresses)

@@ -1,7 +1,8 @@
 """Ad-hoc crawls (`-a url=`) of local sites shaped as a real WordPress blog is: reply links
 (`?replytocom=`), tracking parameters and fragments are the same page; comment pages, feeds and the REST API are
-not fetched; two sites on two ports stay two sites; a loopback start address says which setting allows it; a
-depth or page budget that cuts the crawl says so, with counts. Sites and texts are our own."""
+not fetched; two sites on two ports stay two sites; a loopback start address is refused in one line naming
+the setting, and the site's name is said at the start; a depth or page budget that cuts the crawl says so, with
+counts. Sites and texts are our own."""
 
 from __future__ import annotations
 
@@ -67,14 +68,25 @@ def test_two_local_sites_on_two_ports_stay_two_sites(blog, postgres_server_dsn):
     assert sites == sorted([f"127.0.0.1-{blog.port}", f"127.0.0.1-{other.port}"])   # not one "127.0.0.1"
 
 
-def test_a_loopback_start_address_says_which_setting_allows_it(blog, postgres_server_dsn):
+def test_a_loopback_start_address_is_refused_in_one_line_naming_the_setting(blog, postgres_server_dsn):
     with fresh_schema(postgres_server_dsn) as dsn:
         result = run_crawl(dsn, f"url={blog.base_url}/", settings={"LOG_LEVEL": "WARNING"})
-    assert result.returncode == 0
+        with psycopg.connect(dsn) as connection:
+            tables = connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")
+            written = tables.fetchone()[0]
+    assert result.returncode == 2, result.stderr[-3000:]
     assert sum(blog.requests.values()) == 0
-    warnings = [line for line in result.stderr.splitlines() if "loopback or private network" in line]
-    assert len(warnings) == 1 and "NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES=True" in warnings[0]
-    assert "allow_private_addresses = true" in warnings[0]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "loopback or private network" in lines[0], result.stderr
+    assert "-s NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES=True" in lines[0]
+    assert written == 0   # not even a schema: no empty site row
+
+
+def test_an_adhoc_crawl_names_its_site_at_the_start(blog, postgres_server_dsn):
+    with fresh_schema(postgres_server_dsn) as dsn:
+        result = run_crawl(dsn, f"url={blog.base_url}/", settings={**PRIVATE, "LOG_LEVEL": "WARNING"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stderr.splitlines()[0] == f"ad-hoc crawl of {blog.base_url}/ as site 127.0.0.1-{blog.port}"
 
 
 def test_a_depth_or_page_budget_that_cuts_the_crawl_says_so(postgres_server_dsn):

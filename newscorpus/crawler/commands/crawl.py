@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from urllib.parse import urlsplit
 
 # Imported here, first: Scrapy's deprecated TLS class aliases in these modules each call inspect.stack() at import,
 # which reads the source of every frame above and scans every loaded module; imported later, from deep in the
@@ -20,6 +21,7 @@ from newscorpus.crawler.distributed.connection import RedisSettingError, checked
 from newscorpus.crawler.extensions.collector import check_collector_settings
 from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE, CrawlDatabase, prepare_in_background
 from newscorpus.crawler.jobdir_scheduler import WRITE_FAILED_STAT
+from newscorpus.crawler.scope import resolves_internal
 from newscorpus.crawler.site_config import SiteConfigError
 from newscorpus.crawler.spiders.site import site_config_of
 from newscorpus.crawler.stage_settings import SettingError, check_stage_settings
@@ -41,13 +43,14 @@ class Command(ScrapyCrawlCommand):
     def run(self, args, opts) -> None:
         if args and args[0] == "site":
             try:
-                site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
-                               self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
+                config = site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
+                                        self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
                 check_stage_settings(self.settings)
                 check_collector_settings(self.settings)
                 self.check_extensions()
                 self.check_database()
                 self.check_redis()
+                self.check_adhoc_host(opts.spargs.get("url"))
             except (SiteConfigError, SettingError, DatabaseError, RedisSettingError) as error:
                 print(f"scrapy crawl site: error: {error}", file=sys.stderr)
                 self.exitcode = 2
@@ -55,6 +58,8 @@ class Command(ScrapyCrawlCommand):
             # Migrations (or the embedded server's start) run while Scrapy imports and builds the engine and stages,
             # not after the spider opens (a noticeable part of a crawl's start on a fresh schema).
             prepare_in_background(self.settings.get("NEWSCORPUS_DB_DSN"), self.settings.get("NEWSCORPUS_DB_DATA_DIR"))
+            if opts.spargs.get("url"):  # the name its articles are stored under, and `--site` takes
+                print(f"ad-hoc crawl of {opts.spargs['url']} as site {config.name}", file=sys.stderr)
         super().run(args, opts)
         # The crawl is over and everything it wrote is closed: the objects left are only freed at exit, where a last
         # full collection over all of them would cost the process a pause; frozen, it is skipped.
@@ -81,6 +86,14 @@ class Command(ScrapyCrawlCommand):
         if CrawlDatabase not in enabled:
             raise SettingError("EXTENSIONS: newscorpus.crawler.extensions.crawl_database.CrawlDatabase must stay "
                                "enabled (the crawl stores every page through it); add it to the EXTENSIONS you set")
+
+    def check_adhoc_host(self, url: str | None) -> None:
+        """An ad-hoc crawl of a loopback or private host would fetch nothing (the scope middleware refuses every
+        request): refused before the crawl opens, so no empty site row is written."""
+        if url and not self.settings.getbool("NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES") \
+                and resolves_internal(urlsplit(url).hostname or ""):
+            raise SiteConfigError(f"-a url={url}: the host is on a loopback or private network; add "
+                                  "-s NEWSCORPUS_ALLOW_PRIVATE_ADDRESSES=True to crawl it")
 
     def check_redis(self) -> None:
         url = self.settings.get("NEWSCORPUS_REDIS_URL")
