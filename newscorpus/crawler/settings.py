@@ -73,7 +73,9 @@ EXTENSIONS = {
     "newscorpus.crawler.extensions.collector.StartUpObjectsFrozen": 0,  # the collector skips what start-up made
     "newscorpus.crawler.extensions.collector.YoungGenerationThreshold": 0,  # young objects collected less often
     "newscorpus.crawler.extensions.crawl_summary.CrawlSummary": 0,      # a few lines at the end of the crawl
+    "newscorpus.crawler.extensions.crawl_progress.CrawlProgress": 0,    # a progress line every few seconds
 }
+NEWSCORPUS_PROGRESS_SECONDS = 5.0          # a progress line this often (0 = none); Scrapy's own is every 60 s
 NEWSCORPUS_CRAWL_SUMMARY = True            # the few lines at the end (`newscorpus demo` prints its own)
 NEWSCORPUS_FREEZE_START_UP_OBJECTS = True   # off: every full collection goes through them again
 # 0: Python's own (700); newscorpus/crawler/extensions/collector.py says why
