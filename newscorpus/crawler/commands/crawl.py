@@ -22,6 +22,7 @@ from newscorpus.crawler.extensions.collector import check_collector_settings
 from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE, CrawlDatabase, prepare_in_background
 from newscorpus.crawler.jobdir_scheduler import WRITE_FAILED_STAT
 from newscorpus.crawler.scope import resolves_internal
+from newscorpus.crawler.setting_rules import check_settings
 from newscorpus.crawler.site_config import SiteConfigError
 from newscorpus.crawler.spiders.site import site_config_of
 from newscorpus.crawler.stage_settings import SettingError, check_stage_settings
@@ -45,6 +46,7 @@ class Command(ScrapyCrawlCommand):
             try:
                 config = site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
                                         self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
+                check_settings(self.settings)
                 check_stage_settings(self.settings)
                 check_collector_settings(self.settings)
                 self.check_extensions()
