@@ -95,6 +95,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        # A server refusing queries for the DSN's own options (options=-c statement_timeout=1): the user's DSN is
+        # wrong, one line; psycopg is matched by module so the parser's start does not import it.
+        if not type(error).__module__.startswith("psycopg"):
+            raise
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(f"newscorpus: error: the database refused a query: {first} (check the DSN and its options)",
+              file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `newscorpus articles | head`: the reader left, nothing went wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

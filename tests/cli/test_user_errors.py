@@ -87,3 +87,11 @@ def test_the_command_runs_as_a_module_too(tmp_path):
                             env={k: v for k, v in os.environ.items() if k != "NEWSCORPUS_DB_DSN"})
     one_line_error(result, "no corpus in")
     assert not Path(tmp_path / "pg").exists()
+
+
+def test_a_dsn_option_the_server_refuses_queries_for_is_one_line(database_dsn):
+    # Read-only sessions refuse the first migration every time, as statement_timeout=1 cancels queries only mostly.
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    options = conninfo_to_dict(database_dsn).get("options", "")
+    dsn = make_conninfo(database_dsn, options=f"{options} -cdefault_transaction_read_only=on".strip())
+    one_line_error(newscorpus("stats", env={"NEWSCORPUS_DB_DSN": dsn}), "read-only", "DSN")
