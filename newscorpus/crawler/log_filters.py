@@ -25,7 +25,11 @@ class OversizedPageFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         match = _MAXSIZE.search(record.getMessage()) if record.levelno == logging.WARNING else None
-        if match:
+        if match and match["url"].endswith("/robots.txt"):
+            # robots.txt is fetched by Scrapy's robots middleware, not the spider: no page row is written for it.
+            record.msg = ("robots.txt %s: %s, over DOWNLOAD_MAXSIZE (%s); not stored, no page row")
+            record.args = (match["url"], _megabytes(match["size"]), _megabytes(match["limit"]))
+        elif match:
             record.msg = ("not storing %s: %s, over DOWNLOAD_MAXSIZE (%s); recorded as a too_large page "
                           "(raise DOWNLOAD_MAXSIZE to keep such pages)")
             record.args = (match["url"], _megabytes(match["size"]), _megabytes(match["limit"]))

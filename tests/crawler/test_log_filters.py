@@ -94,3 +94,18 @@ def test_the_lowest_level_counts_the_handlers_of_the_loggers_ruled_and_of_the_pa
             assert lowest_handled_level(framework) == logging.WARNING
         finally:
             framework.getChild("engine").removeHandler(warnings)
+
+
+def _oversized(url: str) -> str:
+    from newscorpus.crawler.log_filters import OversizedPageFilter
+    record = logging.LogRecord("scrapy.core.downloader.handlers.http11", logging.WARNING, __file__, 1,
+                               "Received %s bytes which is larger than download max size (%s) in request <GET %s>.",
+                               (57671680, 204800, url), None)
+    OversizedPageFilter().filter(record)
+    return record.getMessage()
+
+
+def test_an_oversized_robots_txt_is_never_logged_as_a_recorded_row():
+    # Scrapy's robots middleware fetches it; no page row is written, so the line must not say one was.
+    assert "recorded" not in _oversized("http://127.0.0.1:8000/robots.txt")
+    assert "recorded as a too_large page" in _oversized("http://127.0.0.1:8000/big.html")
