@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 _DIGITS = re.compile(r"\d")
+_DIGIT_RUNS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
 _NOT_WORD = re.compile(r"[^\w\s]|_")     # punctuation, symbols, controls (\w covers letters, digits, CJK)
 _WORD_CHAR = re.compile(r"[^\W_]")
@@ -83,10 +84,11 @@ class LineNoiseConfig:
 
 
 def normalise_line(line: str) -> str:
-    """The form a line is hashed in: NFKC (full width -> half width), case folded, digits -> 0, punctuation
-    and symbols dropped, whitespace folded (as CCNet normalises lines before hashing them)."""
+    """The form a line is hashed in: NFKC (full width -> half width), case folded, each run of digits -> 0,
+    punctuation and symbols dropped, whitespace folded (as CCNet normalises lines before hashing them, but for
+    the runs: "(16 人打了分" and "(419 人打了分" are one widget line)."""
     text = unicodedata.normalize("NFKC", line).casefold()
-    text = _NOT_WORD.sub("", _DIGITS.sub("0", text))
+    text = _DIGIT_RUNS.sub("0", _NOT_WORD.sub("", text))  # after the punctuation: "3.63" is one run
     return _SPACES.sub(" ", text).strip()
 
 
@@ -175,6 +177,7 @@ class LineFacts:
     articles: int                # LC: the site's articles holding the line
     kind: str | None             # the extractor's line kind; None: unknown
     at_edge: bool = False        # in the run of candidates at the start or the end of the body
+    digits_vary: bool = False    # frequent only with its digits folded, and a small part of the body
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,12 @@ def mid_body_minority(line: LineFacts, site: SiteFacts) -> str | None:
     return "mid-body, in a minority of the site's articles"
 
 
+def digits_vary_mid_body(line: LineFacts, site: SiteFacts) -> str | None:
+    """A line frequent only with its digits folded is the site's at the body's edge alone (a rating widget, "Last
+    updated at 10:32"); in mid-body its digits make it the article's."""
+    return "its digits differ between articles, away from the edge" if line.digits_vary and not line.at_edge else None
+
+
 GUARD_RAIL = "guard rail: a large share of the body, seen in too few articles"
 
 
@@ -228,7 +237,7 @@ def guard_rail(line: LineFacts, site: SiteFacts) -> str | None:
 # Each table is ordered; the first rule that answers gives the reason a line is kept.
 FREQUENCY_RULES: tuple[LineRule, ...] = (no_text, allow_listed, not_frequent)   # passed: the line is frequent
 CANDIDATE_RULES: tuple[LineRule, ...] = (a_heading, a_code_line)                 # passed too: a candidate
-POSITION_RULES: tuple[LineRule, ...] = (mid_body_minority, guard_rail)           # passed too: removed
+POSITION_RULES: tuple[LineRule, ...] = (digits_vary_mid_body, mid_body_minority, guard_rail)  # passed: removed
 
 
 def kept_because(rules: tuple[LineRule, ...], line: LineFacts, site: SiteFacts) -> str | None:
@@ -247,8 +256,8 @@ def clean_body(body: str, counts: Mapping[uuid.UUID, int], articles_seen: int,
     stand (module docstring); ``lines`` = ``body_lines(body)`` when the caller has them already; ``kinds`` = the
     extractor's line kinds (one character per line; None or another length: unknown, read from the text)."""
     lines = body_lines(body) if lines is None else lines
-    facts = _line_facts(lines, counts, kinds)
     site = SiteFacts(articles_seen, config, set(allowed), max(sum(len(line.strip()) for line, _ in lines), 1))
+    facts = _line_facts(lines, counts, kinds, site.body_chars)
     frequent = [kept_because(FREQUENCY_RULES, line, site) is None for line in facts]
     candidate = [is_frequent and kept_because(CANDIDATE_RULES, line, site) is None
                  for line, is_frequent in zip(facts, frequent, strict=True)]
@@ -263,23 +272,35 @@ def clean_body(body: str, counts: Mapping[uuid.UUID, int], articles_seen: int,
     return Cleaning(cleaned if removed else body, removed, position.count(GUARD_RAIL))
 
 
+# A line whose digits differ between articles counts by its digits folded when it is at most this share of the
+# body's characters: a widget line beside an article's own text ("(16 人打了分，平均分： 3.63 )"), while the
+# lines of a bulletin made of numbers are each a large part of it and count with their digits as written.
+DIGITS_VARY_SHARE = 0.1
+
+
 def _line_facts(lines: list[tuple[str, uuid.UUID | None]], counts: Mapping[uuid.UUID, int],
-                kinds: str | None) -> list[LineFacts]:
+                kinds: str | None, body_chars: int) -> list[LineFacts]:
     """The facts of each line; kinds of another length than the body's lines are unknown."""
     if kinds is not None and len(kinds) != len(lines):
         kinds = None
-    return [LineFacts(line, digest, _line_articles(line, digest, counts), kinds[i] if kinds else None)
-            for i, (line, digest) in enumerate(lines)]
+    facts = []
+    for i, (line, digest) in enumerate(lines):
+        folded, exact = _line_articles(line, digest, counts)
+        small = len(line.strip()) <= DIGITS_VARY_SHARE * body_chars
+        varies = exact < folded and small
+        facts.append(LineFacts(line, digest, folded if varies else exact, kinds[i] if kinds else None,
+                               digits_vary=varies))
+    return facts
 
 
-def _line_articles(line: str, digest: uuid.UUID | None, counts: Mapping[uuid.UUID, int]) -> int:
-    """LC of a line: of its normalised form, and no more than of its digits as written (bulletins that differ
-    only in their digits share the normalised form, not the line)."""
+def _line_articles(line: str, digest: uuid.UUID | None, counts: Mapping[uuid.UUID, int]) -> tuple[int, int]:
+    """LC of a line with its digits folded, and no more than of its digits as written (bulletins that differ
+    only in their digits share the folded form, not the line)."""
     if digest is None:
-        return 0
+        return 0, 0
     articles = counts.get(digest, 0)
     exact = digits_hash(line)
-    return articles if exact is None else min(articles, counts.get(exact, 0))
+    return articles, (articles if exact is None else min(articles, counts.get(exact, 0)))
 
 
 def _remove_titled_boilerplate(lines: list[tuple[str, uuid.UUID | None]], kind: list[str | None],

@@ -34,13 +34,13 @@ PAPER = LineNoiseConfig(min_articles=1, min_share=0)   # the paper's rule alone
 
 
 def test_normalisation_folds_width_case_digits_punctuation_and_spaces():
-    assert normalise_line("  © 2024 Demo News.  All rights   reserved. ") == "0000 demo news all rights reserved"
+    assert normalise_line("  © 2024 Demo News.  All rights   reserved. ") == "0 demo news all rights reserved"
     assert normalise_line("Copyright © 1999 DEMO NEWS, all rights reserved") == \
         normalise_line("copyright 2026 Demo News all rights reserved!")
     # Full-width letters, digits, punctuation and the ideographic space fold to their half-width forms.
-    assert normalise_line("ＡＢＣ　１２３，") == "abc 000"
+    assert normalise_line("ＡＢＣ　１２３，") == "abc 0"
     assert normalise_line("责任编辑：李明　【纠错】") == normalise_line("责任编辑:李明 [纠错]") == "责任编辑李明 纠错"
-    assert normalise_line("阅读 1234 次") == "阅读 0000 次"
+    assert normalise_line("阅读 1234 次") == normalise_line("阅读 56 次") == "阅读 0 次"
     assert normalise_line("—— * ——") == ""
 
 
