@@ -144,29 +144,48 @@ def _extract(connection: psycopg.Connection, dsn: str, site_id: int, settings: D
             progress(totals)
     model_version = derivation.model_version()
     winners = set(urls.values())
+    outcomes, articles, kinds = [], [], []
+    for position, (page, result) in enumerate(derived):
+        if position not in winners:  # not an article, or a second URL redirected to the same article
+            outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)
+            outcomes.append({"page_id": page.page_id, "outcome": outcome, "encoding": without_nul(result.encoding)})
+            continue
+        row = _article_row(site_id, page, result, model_version, version)
+        articles.append(row)
+        if result.line_kinds is not None:
+            kinds.append({"url": row["url"], "body_hash": row["body_hash"], "kinds": result.line_kinds})
+        totals[f"method/{result.method}"] += 1
+    totals["articles"] += len(articles)
     with connection.cursor() as cursor:
-        for position, (page, result) in enumerate(derived):
-            if position not in winners:  # not an article, or a second URL redirected to the same article
-                outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)
-                changed = cursor.execute(query("derivation.set_page_outcome"), {
-                    "page_id": page.page_id, "outcome": outcome,
-                    "encoding": without_nul(result.encoding)}).fetchone()
-                totals["pages_changed"] += changed is not None
-                continue
-            totals["articles"] += 1
-            row = _article_row(site_id, page, result, model_version, version)
-            written = cursor.execute(query("derivation.upsert_article"), row).fetchone()
-            totals["articles_written"] += written is not None
-            if result.line_kinds is not None:
-                cursor.execute(query("derivation.set_line_kinds"), {
-                    "url": row["url"], "body_hash": row["body_hash"], "kinds": result.line_kinds})
-            totals[f"method/{result.method}"] += 1
+        totals["pages_changed"] += _written(cursor, query("derivation.set_page_outcome"), outcomes)
+        totals["articles_written"] += _written(cursor, query("derivation.upsert_article"), articles)
+        if kinds:
+            cursor.executemany(query("derivation.set_line_kinds"), kinds)
         stale = [url for _id, url in cursor.execute(query("derivation.stale_articles"),
                                                      {"site_id": site_id, "urls": sorted(urls)}).fetchall()]
         if stale:
             cursor.execute(query("derivation.unlink_members"), {"urls": stale})
             cursor.execute(query("derivation.delete_articles"), {"urls": stale})
             totals["articles_removed"] += len(stale)
+
+
+def _written_ids(cursor: psycopg.Cursor, statement: str, rows: list[dict]) -> list:
+    """Run ``statement`` (one RETURNING id, or nothing when it writes nothing) for each row in one batch; the ids
+    written."""
+    if not rows:
+        return []
+    cursor.executemany(statement, rows, returning=True)
+    ids = []
+    while True:
+        row = cursor.fetchone()
+        if row is not None:
+            ids.append(row[0])
+        if not cursor.nextset():
+            return ids
+
+
+def _written(cursor: psycopg.Cursor, statement: str, rows: list[dict]) -> int:
+    return len(_written_ids(cursor, statement, rows))
 
 
 def line_stats_version(articles_seen: int, counts: dict, allowed: Iterable, config: LineNoiseConfig) -> str:
@@ -186,27 +205,28 @@ def _clean(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig
     if config is None:
         return changed
     connection.execute(query("derivation.reset_line_statistics"), {"site_id": site_id})
-    statement = query("line_noise.count_article")
     with connection.cursor() as cursor:
-        for _id, url, _title, body, digest, _language, kinds in articles:
-            hashes, samples = article_hashes(body)
-            cursor.execute(statement, count_params(site_id, url, digest, hashes, samples, config, kinds))
+        # in URL order, one statement each (the order pruning sees), sent together
+        cursor.executemany(query("line_noise.count_article"), [
+            count_params(site_id, url, digest, *article_hashes(body), config, kinds)
+            for _id, url, _title, body, digest, _language, kinds in articles])
     articles_seen, counts, allowed = site_statistics(connection, site_id, config)
     version = line_stats_version(articles_seen, counts, allowed, config)
+    updates = []
+    for article_id, _url, _title, body, _digest, _language, kinds in articles:
+        cleaning = clean_body(body, counts, articles_seen, config, allowed, kinds=kinds)
+        text = cleaning.body if is_text(cleaning.body) else ""
+        totals["cleaned"] += 1
+        totals["lines_removed"] += len(cleaning.removed)
+        totals["empty_after_cleaning"] += not text
+        updates.append({"id": article_id, "clean_body": text, "noise_lines": len(cleaning.removed),
+                        "noise_hashes": cleaning.noise_hashes, "articles_seen": articles_seen,
+                        "line_stats_version": version})
+    url_of = {article_id: url for article_id, url, *_ in articles}
     with connection.cursor() as cursor:
-        for article_id, url, _title, body, _digest, _language, kinds in articles:
-            cleaning = clean_body(body, counts, articles_seen, config, allowed, kinds=kinds)
-            text = cleaning.body if is_text(cleaning.body) else ""
-            totals["cleaned"] += 1
-            totals["lines_removed"] += len(cleaning.removed)
-            totals["empty_after_cleaning"] += not text
-            written = cursor.execute(query("derivation.set_clean_body"), {
-                "id": article_id, "clean_body": text, "noise_lines": len(cleaning.removed),
-                "noise_hashes": cleaning.noise_hashes, "articles_seen": articles_seen,
-                "line_stats_version": version}).fetchone()
-            if written is not None:
-                totals["cleaned_changed"] += 1
-                changed.add(url)
+        written = _written_ids(cursor, query("derivation.set_clean_body"), updates)
+    totals["cleaned_changed"] += len(written)
+    changed.update(url_of[article_id] for article_id in written)
     return changed
 
 
