@@ -42,7 +42,8 @@ from newscorpus.builds.reextraction import clean, reextract
 from newscorpus.core.line_noise import normalise_line
 from newscorpus.demo.server import DemoSite
 from newscorpus.store.connection import resolve_dsn
-from newscorpus.store.derivation import corpus_digest, published_articles, stored_sites
+from newscorpus.store.corpus_reader import site_names
+from newscorpus.store.derivation import corpus_digest, published_articles
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"AUTOTHROTTLE_ENABLED": "0", "DOWNLOAD_DELAY": "0", "NEWSCORPUS_RETRY_BACKOFF_SECONDS": "0.1",
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         digests = {name: corpus_digest(dsn) for name, dsn in runs.items()}
         maintenance = []
         target = runs["c16"]
-        site_name = stored_sites(target)[0]
+        site_name = site_names(target)[0]
         for step, function in (("clean", clean), ("clean", clean), ("reextract", reextract),
                                ("reextract", reextract)):
             counts = function(target, site_name)

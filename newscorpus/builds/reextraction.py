@@ -12,7 +12,8 @@ from collections.abc import Callable
 from newscorpus.core.line_noise import LineNoiseConfig
 from newscorpus.core.site_aware.templates import SiteTemplate
 from newscorpus.crawler.site_config import SiteConfigError, load_site_config
-from newscorpus.store.derivation import DerivationSettings, derive_site, has_provisional_articles, stored_sites
+from newscorpus.store.corpus_reader import site_names
+from newscorpus.store.derivation import DerivationSettings, derive_site, has_provisional_articles
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +31,9 @@ def derive(dsn: str, site: str | None = None, *, extract: bool = True, line_nois
            progress: Callable[[Counter], None] | None = None) -> Counter:
     """Derive ``site`` (every stored site when None); ``extract=False``: clean and check near-duplicates only."""
     totals: Counter = Counter()
-    for name in stored_sites(dsn, site):
+    for name in site_names(dsn):
+        if site is not None and name != site:
+            continue
         settings = DerivationSettings(templates=site_templates(name), line_noise=line_noise or LineNoiseConfig())
         counts = derive_site(dsn, name, settings, extract=extract,
                              progress=(lambda c, done=Counter(totals): progress(done + c)) if progress else None)

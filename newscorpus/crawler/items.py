@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-# Extraction reasons that have another name among page outcomes.
-OUTCOME_OF_REASON = {"listing_page": "listing"}
-
 
 @dataclass
 class PageItem:
@@ -58,4 +55,4 @@ class PageItem:
         self.body, self.language = result.body, result.language
         self.extraction_method, self.confidence = result.method, result.confidence
         self.line_kinds = result.line_kinds
-        self.outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)
+        self.outcome = result.outcome

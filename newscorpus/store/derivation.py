@@ -21,7 +21,7 @@ import logging
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import groupby
 
@@ -47,7 +47,6 @@ logger = logging.getLogger(__name__)
 
 FETCH_ROWS = 100         # raw pages held in memory at once
 NEAR_DUPLICATE_BATCH = 64  # as the crawl's stage (NearDuplicateConfig.batch_size)
-OUTCOME_OF_REASON = {"listing_page": "listing"}  # as newscorpus.crawler.items
 # Outcomes the spider gives a page before extraction (newscorpus.crawler.spiders.site): never derived.
 NOT_EXTRACTED = ("sitemap", "feed", "not_html", "http_error", "too_large", "fetch_error")
 
@@ -112,12 +111,12 @@ def derive_site(dsn: str, site: str, settings: DerivationSettings = DerivationSe
             connection.execute(query("derivation.lock_site"), {"site_id": site_id})
             if extract:
                 _extract(connection, dsn, site_id, settings, totals, progress)
-            changed_text = _clean(connection, site_id, settings.line_noise, totals)
+            _clean(connection, site_id, settings.line_noise, totals)
             # an article's page says whether its body was left with text (as the crawl's line-noise stage does)
             totals["pages_changed"] += len(connection.execute(query("derivation.set_article_page_outcomes"),
                                                               {"site_id": site_id}).fetchall())
             if settings.near_duplicate is not None:
-                _recheck_near_duplicates(connection, site_id, settings.near_duplicate, changed_text, totals)
+                _recheck_near_duplicates(connection, site_id, settings.near_duplicate, totals)
                 totals["canonicals_moved"] += settle_canonicals(connection, site_id)
     totals["changed"] = (totals["articles_written"] + totals["articles_removed"] + totals["cleaned_changed"]
                          + totals["pages_changed"] + totals["canonicals_moved"])
@@ -134,12 +133,9 @@ def _extract(connection: psycopg.Connection, dsn: str, site_id: int, settings: D
     urls: dict[str, int] = {}  # article URL -> position in `derived` (redirects: the last page in URL order wins)
     for page, result in derivation.extract_all(_stored_pages(dsn, site_id)):
         totals["pages"] += 1
-        # the raw bytes are not kept past extraction: only what is written
-        kept = StoredPage(page.page_id, page.url, page.final_url, page.content_type, page.content_hash, b"",
-                          page.fetched_at)
         if result.is_article:
             urls[page.final_url] = len(derived)
-        derived.append((kept, result))
+        derived.append((replace(page, raw_body=b""), result))  # the raw bytes are not kept past extraction
         if progress and totals["pages"] % FETCH_ROWS == 0:
             progress(totals)
     model_version = derivation.model_version()
@@ -147,8 +143,8 @@ def _extract(connection: psycopg.Connection, dsn: str, site_id: int, settings: D
     outcomes, articles, kinds = [], [], []
     for position, (page, result) in enumerate(derived):
         if position not in winners:  # not an article, or a second URL redirected to the same article
-            outcome = "article" if result.is_article else OUTCOME_OF_REASON.get(result.reason, result.reason)
-            outcomes.append({"page_id": page.page_id, "outcome": outcome, "encoding": without_nul(result.encoding)})
+            outcomes.append({"page_id": page.page_id, "outcome": result.outcome,
+                             "encoding": without_nul(result.encoding)})
             continue
         row = _article_row(site_id, page, result, model_version, version)
         articles.append(row)
@@ -196,14 +192,11 @@ def line_stats_version(articles_seen: int, counts: dict, allowed: Iterable, conf
     return hashlib.sha256(json.dumps(state).encode()).hexdigest()[:16]
 
 
-def _clean(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig | None,
-           totals: Counter) -> set[str]:
-    """Count the site's lines again in URL order and clean every article with the final statistics; returns
-    the URLs whose published text changed."""
-    articles = connection.execute(query("derivation.site_articles"), {"site_id": site_id}).fetchall()
-    changed: set[str] = set()
+def _clean(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig | None, totals: Counter) -> None:
+    """Count the site's lines again in URL order and clean every article with the final statistics."""
     if config is None:
-        return changed
+        return
+    articles = connection.execute(query("derivation.site_articles"), {"site_id": site_id}).fetchall()
     connection.execute(query("derivation.reset_line_statistics"), {"site_id": site_id})
     with connection.cursor() as cursor:
         # in URL order, one statement each (the order pruning sees), sent together
@@ -222,16 +215,12 @@ def _clean(connection: psycopg.Connection, site_id: int, config: LineNoiseConfig
         updates.append({"id": article_id, "clean_body": text, "noise_lines": len(cleaning.removed),
                         "noise_hashes": cleaning.noise_hashes, "articles_seen": articles_seen,
                         "line_stats_version": version})
-    url_of = {article_id: url for article_id, url, *_ in articles}
     with connection.cursor() as cursor:
-        written = _written_ids(cursor, query("derivation.set_clean_body"), updates)
-    totals["cleaned_changed"] += len(written)
-    changed.update(url_of[article_id] for article_id in written)
-    return changed
+        totals["cleaned_changed"] += _written(cursor, query("derivation.set_clean_body"), updates)
 
 
 def _recheck_near_duplicates(connection: psycopg.Connection, site_id: int, config: NearDuplicateConfig,
-                             changed: set[str], totals: Counter) -> None:
+                             totals: Counter) -> None:
     """Check again, in URL order, the published articles whose checked text is not their text now."""
     unpublished = [url for (url,) in connection.execute(query("derivation.unpublished_with_features"),
                                                          {"site_id": site_id}).fetchall()]
@@ -241,14 +230,14 @@ def _recheck_near_duplicates(connection: psycopg.Connection, site_id: int, confi
         totals["near_duplicates_removed"] += len(unpublished)
     checked = dict(connection.execute(query("derivation.near_duplicate_sources"), {"site_id": site_id}).fetchall())
     rows = connection.execute(query("derivation.published_articles"), {"site_id": site_id}).fetchall()
-    todo = [(url, title or "", body, language) for url, title, body, language in rows
-            if checked.get(url) != source_hash(title or "", body)]
+    todo = [(url, title or "", body, language, text_hash) for url, title, body, language in rows
+            if checked.get(url) != (text_hash := source_hash(title or "", body))]
     for start in range(0, len(todo), NEAR_DUPLICATE_BATCH):
         batch = todo[start:start + NEAR_DUPLICATE_BATCH]
-        features = build_features_batch([(title, body, site_id, language) for _, title, body, language in batch],
+        features = build_features_batch([(title, body, site_id, language) for _, title, body, language, _ in batch],
                                         config)
-        articles = [ArticleToRecord(url, site_id, source_hash(title, body), feature)
-                    for (url, title, body, _), feature in zip(batch, features, strict=True)
+        articles = [ArticleToRecord(url, site_id, text_hash, feature)
+                    for (url, _, _, _, text_hash), feature in zip(batch, features, strict=True)
                     if feature.token_count >= config.min_simhash_tokens]
         if articles:
             record_articles(connection, articles, config)
@@ -288,13 +277,6 @@ def settle_canonicals(connection: psycopg.Connection, site_id: int) -> int:
                 "id": row[1], "canonical_id": winner_id, "method": link[0], "score": link[1], "matched_id": link[2]})
         moved += 1
     return moved
-
-
-def stored_sites(dsn: str, site: str | None = None) -> list[str]:
-    """The stored sites' names (``site`` alone when given and stored)."""
-    with connect(dsn) as connection:
-        names = [name for (name,) in connection.execute(query("corpus.site_names")).fetchall()]
-    return [name for name in names if site is None or name == site]
 
 
 def has_provisional_articles(dsn: str, site: str) -> bool:

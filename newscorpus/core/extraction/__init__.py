@@ -37,6 +37,10 @@ MIN_BODY_CHARS = 20
 LISTING_LINK_SHARE = 0.5
 
 
+# Extraction reasons that have another name among page outcomes.
+OUTCOME_OF_REASON = {"listing_page": "listing"}
+
+
 @dataclass
 class Extraction:
     title: str | None
@@ -57,6 +61,11 @@ class Extraction:
     @property
     def is_article(self) -> bool:
         return self.reason is None
+
+    @property
+    def outcome(self) -> str:
+        """The page's outcome (pages.outcome): ``article``, or the reason under its outcome name."""
+        return "article" if self.is_article else OUTCOME_OF_REASON.get(self.reason, self.reason)
 
     @classmethod
     def failure(cls, reason: str, encoding: str | None = None, method: str | None = None) -> Extraction:

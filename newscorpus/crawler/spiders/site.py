@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import scrapy
 from lxml import etree
+from scrapy.core.scheduler import Scheduler
 from scrapy.exceptions import DownloadCancelledError, IgnoreRequest
 from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.gz import gunzip
@@ -157,11 +158,9 @@ class SiteSpider(scrapy.Spider):
         """Requests waiting in this process's scheduler (0 when it cannot say: before the engine runs, a scheduler
         without a length, or the distributed frontier, whose length is a Redis round trip per link and whose
         bound is the page budget's)."""
-        from scrapy_redis.scheduler import Scheduler as RedisScheduler
-
         try:
             scheduler = self.crawler.engine.scheduler
-            if scheduler is None or isinstance(scheduler, RedisScheduler):
+            if not isinstance(scheduler, Scheduler):  # scrapy-redis's is not Scrapy's (nor a subclass)
                 return 0
             return len(scheduler)
         except (RuntimeError, TypeError):   # Crawler.engine before the crawl starts; a scheduler without a length
