@@ -49,3 +49,27 @@ def test_a_page_at_the_depth_limit_counts_its_links_and_keeps_no_parsed_tree():
     assert len(output) == 1
     assert site_spider.crawler.stats.get_value("newscorpus/spider/depth_cut") == 2
     assert page._cached_selector is None
+
+
+class RemoteFrontier:
+    """A scheduler with Scrapy's three methods but a queue elsewhere (as scrapy-redis's): its length is a round trip
+    that fails while the frontier's server is away."""
+
+    def has_pending_requests(self) -> bool:
+        return True
+
+    def enqueue_request(self, request) -> bool:
+        return True
+
+    def next_request(self):
+        return None
+
+    def __len__(self) -> int:
+        raise ConnectionError("the frontier's server is away")
+
+
+def test_the_queue_bound_never_asks_a_remote_frontier_for_its_length():
+    site_spider = spider()
+    site_spider.crawler.engine = type("Engine", (), {"scheduler": RemoteFrontier()})()
+    output = list(site_spider.parse_page(response()))
+    assert len(output) == 3 and site_spider.queued() == 0
