@@ -17,6 +17,7 @@ COMMANDS_MODULE = "newscorpus.crawler.commands"        # `scrapy crawl` checks t
 # --- Politeness -------------------------------------------------------------------------------------------
 USER_AGENT = os.environ.get("NEWSCORPUS_USER_AGENT", "newscorpus/0.1 (news corpus crawler; polite)")
 ROBOTSTXT_OBEY = True
+ROBOTSTXT_PARSER = "newscorpus.crawler.middlewares.robots_txt.BoundedRobotParser"  # its first 500 KiB (RFC 9309)
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
@@ -43,6 +44,9 @@ DOWNLOADER_MIDDLEWARES = {
     "newscorpus.crawler.middlewares.backoff_retry.BackoffRetryMiddleware": 550,
     # after scope, before robots.txt: stored articles cost nothing
     "newscorpus.crawler.middlewares.refetch.StoredArticleSkipMiddleware": 60,
+    # a robots.txt past DOWNLOAD_MAXSIZE is fetched up to 500 KiB; its response seen before HttpCompression-
+    # Middleware's (590), which then decompresses a compressed one under the usual limit
+    "newscorpus.crawler.middlewares.robots_txt.RobotsTxtFetchMiddleware": 595,
     # sees a redirect before RedirectMiddleware (600)
     "newscorpus.crawler.middlewares.redirect_loop.RedirectLoopMiddleware": 650,
 }
