@@ -64,12 +64,20 @@ def register(subparsers) -> None:
 
 
 def _settings(pairs: list[str]) -> dict:
+    from newscorpus.crawler.runner import project_settings
+    from newscorpus.crawler.setting_rules import check_settings
+    from newscorpus.crawler.stage_settings import SettingError
+
     settings = {}
     for pair in pairs:
         name, equals, value = pair.partition("=")
         if not equals or not name.strip():
             raise CommandError(f"--set {pair!r}: expected NAME=VALUE")
         settings[name.strip()] = value
+    try:   # checked here, as `scrapy crawl site` does, not in the build's crawl process once the build has begun
+        check_settings(project_settings(settings))
+    except SettingError as error:
+        raise CommandError(f"--set: {error}") from None
     return settings
 
 

@@ -95,3 +95,11 @@ def test_a_dsn_option_the_server_refuses_queries_for_is_one_line(database_dsn):
     options = conninfo_to_dict(database_dsn).get("options", "")
     dsn = make_conninfo(database_dsn, options=f"{options} -cdefault_transaction_read_only=on".strip())
     one_line_error(newscorpus("stats", env={"NEWSCORPUS_DB_DSN": dsn}), "read-only", "DSN")
+
+
+def test_a_build_setting_of_the_wrong_kind_or_name_is_refused_before_anything_is_written(tmp_path):
+    one_line_error(newscorpus("build", "--set", "NEWSCORPUS_MAX_DEPTH=x", cwd=tmp_path), "NEWSCORPUS_MAX_DEPTH", "'x'")
+    one_line_error(newscorpus("build", "--set", "DOWNLOAD_MAXSIZE=-1", cwd=tmp_path), "DOWNLOAD_MAXSIZE", ">= 0")
+    one_line_error(newscorpus("build", "--set", "NEWSCORPUS_MAX_DEPHT=2", cwd=tmp_path),
+                   "NEWSCORPUS_MAX_DEPHT is not a setting", "NEWSCORPUS_MAX_DEPTH")
+    assert sorted(os.listdir(tmp_path)) == []
