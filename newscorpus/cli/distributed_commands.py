@@ -55,6 +55,7 @@ def run_seed(args) -> int:
 def run_frontier(args) -> int:
     from newscorpus.crawler.distributed.connection import persistence_warning
     from newscorpus.crawler.distributed.keys import SiteKeys
+    from newscorpus.crawler.distributed.ledger import in_flight
     from newscorpus.crawler.distributed.runs import current_run
 
     settings, config, server = _open(args)
@@ -71,8 +72,8 @@ def run_frontier(args) -> int:
     queued, seen, workers, finished, pages, ttl = pipe.execute()
     now = time.time()
     print(f"site {config.name}: run {run.run_id} ({'finished' if finished else 'open'})")
-    print(f"  queued requests: {queued}\n  fingerprints seen: {seen} (expire in {ttl} s)\n"
-          f"  page requests admitted: {int(pages or 0)}")
+    print(f"  queued requests: {queued}\n  in flight (popped, not yet stored): {in_flight(server, run)}\n"
+          f"  fingerprints seen: {seen} (expire in {ttl} s)\n  page requests admitted: {int(pages or 0)}")
     for worker, last in sorted(workers.items()):
         print(f"  worker {worker.decode()}: last active {now - float(last):.0f} s ago")
     return 0

@@ -103,6 +103,10 @@ class CorpusWriter:
     _pending: list[_Pending] = field(default_factory=list)
     _site_ids: dict[str, int] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Batches taken from pending, and how many of the first of them were all written: a page added while
+    # batches_taken is g is durable once batches_durable > g (a distributed worker acknowledges requests by it).
+    batches_taken: int = 0
+    batches_durable: int = 0
 
     def __post_init__(self) -> None:
         self.database = AsyncHeldConnection(self.dsn, policy=self.retry_policy)
@@ -140,11 +144,25 @@ class CorpusWriter:
         if len(self._pending) >= self.batch_size and not await self.flush():
             raise DatabaseUnavailableError(f"the batch holding {item.url} was not saved")
 
+    @property
+    def pending(self) -> int:
+        """Pages added and not yet taken into a batch."""
+        return len(self._pending)
+
+    @property
+    def all_durable(self) -> bool:
+        """Every batch taken so far was written."""
+        return self.batches_durable == self.batches_taken
+
     async def flush(self) -> bool:
         """Write what is pending; False when it could not be (its URLs are then in :attr:`unsaved`)."""
         async with self._lock:
             batch, self._pending = self._pending, []
-            return await self._write_with_retries(batch) if batch else True
+            self.batches_taken += 1
+            written = await self._write_with_retries(batch) if batch else True
+            if written and self.batches_durable == self.batches_taken - 1:   # never past a batch not saved
+                self.batches_durable = self.batches_taken
+            return written
 
     async def _write_with_retries(self, batch: list[_Pending]) -> bool:
         retries = self.database.retries

@@ -12,6 +12,9 @@ the duplicate filter is bounded by one run, not by the crawl's whole history.
     {prefix}:{site}:{run}:seeded          "unix time, requests pushed" of `newscorpus seed`
     {prefix}:{site}:{run}:pages           page requests admitted to the queue (the run-wide max_pages)
     {prefix}:{site}:{run}:finished        unix time the run was finished (no worker joins it any more)
+    {prefix}:{site}:{run}:alive           worker id -> unix time of its last heartbeat (hash)
+    {prefix}:{site}:{run}:inflight:{worker}  requests the worker popped and has not acknowledged (hash: ledger id
+                                          -> "score encoded-request"), put back in the queue if the worker dies
 """
 
 from __future__ import annotations
@@ -60,8 +63,16 @@ class RunKeys:
     def finished(self) -> str:
         return f"{self.base}:finished"
 
+    @property
+    def alive(self) -> str:
+        return f"{self.base}:alive"
+
+    def inflight(self, worker_id: str) -> str:
+        return f"{self.base}:inflight:{worker_id}"
+
     def all(self) -> tuple[str, ...]:
-        return (self.requests, self.dupefilter, self.workers, self.started, self.seeded, self.pages, self.finished)
+        return (self.requests, self.dupefilter, self.workers, self.started, self.seeded, self.pages, self.finished,
+                self.alive)
 
 
 @dataclass(frozen=True)

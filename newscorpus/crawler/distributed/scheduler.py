@@ -16,24 +16,29 @@ other Redis call of a worker (join, heartbeat, finishing) runs in a thread.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 
 import redis
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.misc import load_object
-from scrapy_redis import defaults
 from scrapy_redis.scheduler import Scheduler
 
 from newscorpus.crawler.distributed.connection import persistence_warning, redis_from_settings
 from newscorpus.crawler.distributed.dupefilter import RunDupeFilter
 from newscorpus.crawler.distributed.keys import KEY_PREFIX, RUN_TTL_SECONDS, SiteKeys
+from newscorpus.crawler.distributed.ledger import LedgeredPriorityQueue
 from newscorpus.crawler.distributed.runs import Run, join_or_start_run, new_worker_id
 
 logger = logging.getLogger(__name__)
 
 # While Redis is unreachable every engine tick fails to pop: one warning per this many seconds, all counted.
 FRONTIER_WARNING_INTERVAL = 5.0
+FRONTIER_ERRORS = (redis.ConnectionError, redis.TimeoutError)   # Redis away or restarting (siblings in redis-py)
+# The queue whose pops go through the worker's ledger (newscorpus.crawler.distributed.ledger); another
+# SCHEDULER_QUEUE_CLASS (scrapy-redis's FIFO or LIFO lists) pops without acknowledgement.
+QUEUE_CLASS = f"{LedgeredPriorityQueue.__module__}.{LedgeredPriorityQueue.__qualname__}"
 
 
 def wake_engine(crawler) -> None:
@@ -49,7 +54,7 @@ def wake_engine(crawler) -> None:
 class RunScheduler(Scheduler):
     def __init__(self, server: redis.Redis, *, crawler=None, key_prefix: str = KEY_PREFIX,
                  idle_seconds: float = 10.0, ttl_seconds: int = RUN_TTL_SECONDS, worker_id: str | None = None,
-                 queue_cls: str = defaults.SCHEDULER_QUEUE_CLASS, debug: bool = False):
+                 queue_cls: str = QUEUE_CLASS, debug: bool = False):
         super().__init__(server, persist=True, queue_cls=queue_cls)
         self.crawler = crawler
         self.stats = crawler.stats if crawler is not None else None
@@ -61,6 +66,7 @@ class RunScheduler(Scheduler):
         self.run: Run | None = None
         self.max_pages: int | None = None
         self._last_frontier_warning = float("-inf")
+        self._ledger_ids = itertools.count(1)
 
     @classmethod
     def from_settings(cls, settings):
@@ -76,7 +82,7 @@ class RunScheduler(Scheduler):
         return cls(
             redis_from_settings(settings), crawler=crawler,
             key_prefix=settings.get("NEWSCORPUS_REDIS_KEY_PREFIX"), idle_seconds=idle_seconds,
-            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or defaults.SCHEDULER_QUEUE_CLASS,
+            queue_cls=settings.get("SCHEDULER_QUEUE_CLASS") or QUEUE_CLASS,
             debug=settings.getbool("DUPEFILTER_DEBUG"),
         )
 
@@ -119,7 +125,7 @@ class RunScheduler(Scheduler):
     def enqueue_request(self, request) -> bool:
         try:
             return self._enqueue(request)
-        except redis.ConnectionError as error:  # Redis restarting: the request is lost to this run, and found
+        except FRONTIER_ERRORS as error:  # Redis restarting: the request is lost to this run, and found
             self._frontier_error("enqueue", error)  # again by the next seed (articles stored are not refetched)
             return False
 
@@ -155,14 +161,18 @@ class RunScheduler(Scheduler):
         neither closes nor finishes the run meanwhile (scrapy-redis's own raised, a traceback per tick)."""
         try:
             return len(self) > 0
-        except redis.ConnectionError as error:
+        except FRONTIER_ERRORS as error:
             self._frontier_error("length", error)
             return True
 
     def next_request(self):
         try:
-            request = self.queue.pop()
-        except redis.ConnectionError as error:
+            if isinstance(self.queue, LedgeredPriorityQueue):
+                request = self.queue.pop_into(self.run.keys.inflight(self.worker_id), str(next(self._ledger_ids)),
+                                              self.ttl_seconds)
+            else:
+                request = self.queue.pop()
+        except FRONTIER_ERRORS as error:
             self._frontier_error("pop", error)
             return None
         if request is not None:

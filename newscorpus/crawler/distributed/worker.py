@@ -4,9 +4,10 @@ A worker whose own queue view is empty must not close while another worker may s
 ``NEWSCORPUS_REDIS_HEARTBEAT_SECONDS`` each worker reports its last activity (now, if it has requests in
 flight or items in its pipeline) and reads the run's state; on ``spider_idle`` it raises ``DontCloseSpider``
 until the run's queue is empty and no worker has been active for ``NEWSCORPUS_REDIS_IDLE_SECONDS``
-(:func:`newscorpus.crawler.distributed.runs.may_close`). The first worker to close marks the run finished. A worker
-killed with SIGKILL stops reporting, so it stops holding the others after the idle time; the requests it had
-popped are lost to this run, and found again by the next run (re-seed, and the stored-article check).
+(:func:`newscorpus.crawler.distributed.runs.may_close`) and no other worker holds unacknowledged requests. The
+first worker to close marks the run finished. A worker killed with SIGKILL stops its heartbeat; after the lease
+(``NEWSCORPUS_REDIS_IDLE_SECONDS``) a live worker puts the requests of its ledger back in the queue
+(:mod:`newscorpus.crawler.distributed.ledger`), so the others finish the run without a re-seed.
 """
 
 from __future__ import annotations
@@ -18,9 +19,16 @@ import time
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 
+from newscorpus.crawler.distributed.ledger import (
+    LEDGER_ID,
+    acknowledge,
+    clear_ledger,
+    heartbeat_and_reclaim,
+    leave,
+)
 from newscorpus.crawler.distributed.runs import finish_run, may_close, report_activity
 from newscorpus.crawler.distributed.scheduler import RunScheduler, wake_engine
-from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE
+from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE, CrawlDatabase
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +49,8 @@ class RunWorker:
         self.last_active = time.time()
         self.closable = False
         self._beating: asyncio.Task | None = None
+        # (ledger id, the storage's batches_taken when the request's page left the pipeline), oldest first
+        self._completed: list[tuple[str, int]] = []
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -52,7 +62,43 @@ class RunWorker:
         crawler.signals.connect(worker.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(worker.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(worker.spider_closed, signal=signals.spider_closed)
+        for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
+            crawler.signals.connect(worker.page_done, signal=signal)
         return worker
+
+    def _writer(self):
+        try:
+            return CrawlDatabase.of(self.crawler).writer
+        except RuntimeError:   # no database extension: nothing is ever acknowledged before the close
+            return None
+
+    def page_done(self, response=None, **kwargs) -> None:
+        """The page's item left the pipeline (stored, dropped with an outcome, or failed): acknowledged once the
+        storage batch it went into is written."""
+        request = getattr(response, "request", None)
+        ledger_id = request.meta.get(LEDGER_ID) if request is not None else None
+        writer = self._writer()
+        if ledger_id is not None and writer is not None:
+            self._completed.append((ledger_id, writer.batches_taken))
+
+    def _durable_ids(self) -> list[str]:
+        writer = self._writer()
+        if writer is None:
+            return []
+        durable = [ledger_id for ledger_id, taken in self._completed if taken < writer.batches_durable]
+        self._completed = [entry for entry in self._completed if entry[1] >= writer.batches_durable]
+        return durable
+
+    def _holds_nothing(self) -> bool:
+        """No download, no item in the pipeline, no page waiting for its batch: every popped request is done."""
+        writer = self._writer()
+        return self._hands_empty() and (writer is None or (not writer.pending and writer.all_durable))
+
+    def _hands_empty(self) -> bool:
+        engine = self.crawler.engine
+        slot = getattr(engine, "_slot", None)
+        return (not engine.downloader.active and engine.scraper.slot.is_idle()
+                and not getattr(slot, "inprogress", None))
 
     def spider_opened(self, spider) -> None:
         scheduler = self.crawler.engine.scheduler
@@ -78,9 +124,28 @@ class RunWorker:
         if busy:
             self.last_active = time.time()
         scheduler = self.scheduler
-        state = await asyncio.to_thread(report_activity, scheduler.server, scheduler.run.keys,
-                                        scheduler.worker_id, self.last_active, scheduler.ttl_seconds)
-        self.closable = not busy and may_close(state, time.time(), self.idle_seconds)
+        server, keys, worker_id = scheduler.server, scheduler.run.keys, scheduler.worker_id
+        writer = self._writer()
+        if writer is not None and writer.pending and self._hands_empty():
+            # a partial batch written now, not at the close: else two idle workers, each holding one, would each
+            # wait for the other's ledger to empty
+            await CrawlDatabase.of(self.crawler).flush()
+        if self._holds_nothing():
+            self._completed.clear()
+            await asyncio.to_thread(clear_ledger, server, keys, worker_id)
+        else:
+            await asyncio.to_thread(acknowledge, server, keys, worker_id, self._durable_ids())
+        state = await asyncio.to_thread(report_activity, server, keys, worker_id, self.last_active,
+                                        scheduler.ttl_seconds)
+        ledgers = await asyncio.to_thread(heartbeat_and_reclaim, server, keys, worker_id, time.time(),
+                                          self.idle_seconds, scheduler.ttl_seconds)
+        if ledgers.reclaimed:
+            self.crawler.stats.inc_value("newscorpus/redis/reclaimed", ledgers.reclaimed)
+            logger.warning("put back %d request(s) of a worker not heard of for %.0fs", ledgers.reclaimed,
+                           self.idle_seconds)
+            wake_engine(self.crawler)
+        self.closable = (not busy and not ledgers.reclaimed and not ledgers.elsewhere
+                         and may_close(state, time.time(), self.idle_seconds))
         # Woken when the run's queue holds requests and nothing of this worker's is downloading (so no finished
         # download will make the engine ask). Not "not busy": Scrapy's spider_is_idle() counts the shared queue as
         # this worker's pending requests, so a worker with nothing in flight while the others filled the queue would
@@ -99,6 +164,8 @@ class RunWorker:
         scheduler = self.scheduler
         # A run stopped by a database outage is finished too: its filter holds pages not saved, so the next
         # seed or worker starts a new run that fetches them again (stored articles are not fetched).
+        if scheduler is not None:   # the pipelines have closed: every page this worker fetched is written
+            await asyncio.to_thread(leave, scheduler.server, scheduler.run.keys, scheduler.worker_id)
         if scheduler is not None and reason in ("finished", DATABASE_UNAVAILABLE):
             await asyncio.to_thread(finish_run, scheduler.server, scheduler.run.keys, scheduler.ttl_seconds)
             logger.info("run %s finished: queue empty, no worker active for %.0fs", scheduler.run.run_id,
