@@ -60,3 +60,4 @@ def json_file(value: str) -> dict:
         return json.loads(Path(value).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise argparse.ArgumentTypeError(f"cannot read {value}: {error}") from None
+

@@ -63,6 +63,12 @@ def register(subparsers) -> None:
     stats.set_defaults(func=run_stats)
 
 
+def _check_date_range(args) -> None:
+    """--since after --until selects nothing: a mistake, said so, not an empty table."""
+    if args.since is not None and args.until is not None and args.since > args.until:
+        raise CommandError(f"--since {args.since} is after --until {args.until}: no article can match")
+
+
 def _settings(pairs: list[str]) -> dict:
     from newscorpus.crawler.runner import project_settings
     from newscorpus.crawler.setting_rules import check_settings
@@ -141,6 +147,7 @@ def run_search(args) -> int:
 
     if not args.query.strip():
         raise CommandError("give some words to search for")
+    _check_date_range(args)
     dsn = open_database(args)
     check_site(dsn, args.site)
     try:
@@ -172,6 +179,7 @@ def run_stats(args) -> int:
     from newscorpus.builds.corpus_stats import corpus_stats, plot_articles_per_day
     from newscorpus.store.errors import DatabaseError
 
+    _check_date_range(args)
     dsn = open_database(args)
     check_site(dsn, args.site)
     if args.digest:

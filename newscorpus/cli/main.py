@@ -65,10 +65,20 @@ class OneLineErrorParser(argparse.ArgumentParser):
         return f"unknown {'command' if self._subparsers else 'value'} {given!r}{hint}"
 
 
+def installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("newscorpus")
+    except PackageNotFoundError:   # run from a source tree that was never installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineErrorParser(prog="newscorpus", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for module_name in COMMAND_MODULES:
@@ -95,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `newscorpus articles | head`: the reader left, nothing went wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as error:
         # A server refusing queries for the DSN's own options (options=-c statement_timeout=1): the user's DSN is
         # wrong, one line; psycopg is matched by module so the parser's start does not import it.
@@ -104,9 +117,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"newscorpus: error: the database refused a query: {first} (check the DSN and its options)",
               file=sys.stderr)
         return 2
-    except BrokenPipeError:  # `newscorpus articles | head`: the reader left, nothing went wrong
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":  # `python -m newscorpus.cli.main`: the commands raise newscorpus.cli.main.CommandError

@@ -103,3 +103,14 @@ def test_a_build_setting_of_the_wrong_kind_or_name_is_refused_before_anything_is
     one_line_error(newscorpus("build", "--set", "NEWSCORPUS_MAX_DEPHT=2", cwd=tmp_path),
                    "NEWSCORPUS_MAX_DEPHT is not a setting", "NEWSCORPUS_MAX_DEPTH")
     assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_a_date_range_that_ends_before_it_starts():
+    for command in (("search", "rail"), ("stats",)):
+        one_line_error(newscorpus(*command, "--since", "2026-11-10", "--until", "2026-11-01"),
+                       "--since 2026-11-10 is after --until 2026-11-01")
+
+
+def test_the_version_is_printed():
+    result = newscorpus("--version")
+    assert result.returncode == 0 and result.stdout.strip().startswith("newscorpus 0."), result
