@@ -110,6 +110,9 @@ def run_noise(args) -> int:
                     digest, text = store.parse_line_ref(args.allow)
                 except ValueError as error:
                     raise CommandError(str(error)) from None
+                if not store.line_article_count(connection, site_id, digest):
+                    raise CommandError(f"no stored article of {args.site} has the line {args.allow!r} (hash {digest}); "
+                                       f"`newscorpus noise --site {args.site}` lists its noise lines")
                 store.allow_line(connection, site_id, digest, text)
                 print(f"allowed on {args.site}: {digest} (run `newscorpus clean --site {args.site}` to apply)")
                 return 0

@@ -167,6 +167,12 @@ def parse_line_ref(value: str) -> tuple[uuid.UUID, str | None]:
         return line_hash(normalised), value.strip()
 
 
+def line_article_count(connection: psycopg.Connection, site_id: int, digest: uuid.UUID) -> int:
+    """How many of the site's stored articles have the line (0: none has it)."""
+    row = connection.execute(query("line_noise.line_count"), {"site_id": site_id, "line_hash": digest}).fetchone()
+    return row[0] if row else 0
+
+
 def allow_line(connection: psycopg.Connection, site_id: int, digest: uuid.UUID, sample: str | None) -> None:
     if sample is None:
         row = connection.execute(query("line_noise.line_sample"), {"site_id": site_id, "line_hash": digest}).fetchone()

@@ -42,6 +42,8 @@ def test_noise_lists_the_lines_removed_most_often(crawled_demo, capsys):
 
 def test_an_allowed_line_is_kept_by_the_next_clean(crawled_demo, capsys):
     _, dsn, _, _ = crawled_demo
+    assert main(["noise", "--dsn", dsn, "--site", "demo", "--allow", "a line no article has"]) == 2
+    assert "no stored article of demo has the line 'a line no article has'" in capsys.readouterr().err
     assert main(["noise", "--dsn", dsn, "--site", "demo", "--allow", BODY_NOISE_EN.upper()]) == 0
     assert main(["clean", "--dsn", dsn, "--site", "demo"]) == 0
     capsys.readouterr()

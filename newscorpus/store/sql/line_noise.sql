@@ -49,6 +49,10 @@ LIMIT %(limit)s
 -- name: line_sample
 SELECT sample FROM line_samples WHERE site_id = %(site_id)s AND line_hash = %(line_hash)s
 
+-- name: line_count
+-- LC of one line of one site (no row: no stored article of the site has it)
+SELECT articles FROM line_counts WHERE site_id = %(site_id)s AND line_hash = %(line_hash)s
+
 -- name: allow_line
 INSERT INTO line_noise_allowlist (site_id, line_hash, sample)
 VALUES (%(site_id)s, %(line_hash)s, %(sample)s)
