@@ -76,6 +76,8 @@ def run_articles(args) -> int:
     dsn = open_database(args)
     check_site(dsn, args.site)
     rows = _reading(list_articles, dsn, args.site, args.since, args.limit)
+    if rows:   # date: published, else first seen
+        print(f"{'date':<10}  {'site':<12} {'lng':<3} {'chars':>6}  title, and the URL below it")
     for row in rows:
         when = (row["published_at"] or row["first_seen"]).strftime("%Y-%m-%d")
         print(f"{when}  {row['site']:<12} {row['language'] or '-':<3} {row['body_chars']:>6}  "

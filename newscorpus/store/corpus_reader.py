@@ -22,10 +22,27 @@ def list_articles(dsn: str, site: str | None = None, since: date | None = None, 
             query("corpus.list_articles"), {"site": site, "since": since, "limit": limit}).fetchall()
 
 
+def url_spellings(url: str) -> list[str]:
+    """``url`` as given, then the spellings a user means by it: http or https (or none written), with or without
+    www., with or without a trailing slash."""
+    url = url.strip()
+    scheme, _, rest = url.partition("://") if "://" in url else ("", "", url)
+    host, slash, path = rest.partition("/")
+    hosts = [host, host.removeprefix("www.")] if host.startswith("www.") else [host, f"www.{host}"]
+    tail = f"{slash}{path}"
+    tails = [tail, tail.rstrip("/")] if tail.endswith("/") else [tail, f"{tail}/"]
+    schemes = [scheme] if scheme in ("http", "https") else []
+    schemes += [other for other in ("https", "http") if other not in schemes]
+    spellings = [url] + [f"{s}://{h}{t}" for s in schemes for h in hosts for t in tails]
+    return list(dict.fromkeys(spellings))
+
+
 def show_article(dsn: str, url: str) -> dict | None:
-    """The article stored for ``url``: its published and extracted bodies and its duplicate link; None if none."""
+    """The article stored for ``url`` (or for its nearest spelling, :func:`url_spellings`): its published and
+    extracted bodies and its duplicate link; None if none."""
     with connect(dsn) as connection:
-        rows = connection.cursor(row_factory=dict_row).execute(query("corpus.show_article"), {"url": url}).fetchall()
+        rows = connection.cursor(row_factory=dict_row).execute(
+            query("corpus.show_article"), {"urls": url_spellings(url)}).fetchall()
     return rows[0] if rows else None
 
 

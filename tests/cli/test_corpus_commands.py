@@ -17,7 +17,9 @@ def test_articles_lists_newest_first_with_chinese_titles(crawled_demo, capsys):
     for article in site.all_articles:
         assert article.title in out
     newest = max(site.articles, key=lambda a: (a.published, a.number))
-    assert out.splitlines()[0].startswith(newest.published.isoformat())
+    header, first = out.splitlines()[:2]
+    assert header.split()[:4] == ["date", "site", "lng", "chars"]
+    assert first.startswith(newest.published.isoformat())
 
 
 def test_articles_filters_by_site_since_and_limit(crawled_demo, capsys):
@@ -42,6 +44,14 @@ def test_show_prints_one_article(crawled_demo, capsys):
     assert article.paragraphs[-1] in shown["body"]
     assert main(["show", "--dsn", dsn, site.base_url + "/nope.html"]) == 2
     assert "no article stored" in capsys.readouterr().err
+
+
+def test_show_finds_an_article_under_the_spellings_a_user_means(crawled_demo, capsys):
+    site, dsn, _, _ = crawled_demo
+    url = site.base_url + site.articles[0].path
+    for spelling in (url + "/", url.removeprefix("http://"), url.replace("http://", "https://")):
+        assert main(["show", "--dsn", dsn, spelling, "--json"]) == 0, spelling
+        assert json.loads(capsys.readouterr().out)["url"] == url
 
 
 def _corpus(dsn: str) -> tuple[set[str], set[str]]:

@@ -81,6 +81,7 @@ ORDER BY coalesce(a.published_at, a.first_seen) DESC, a.id DESC
 LIMIT %(limit)s
 
 -- name: show_article
+-- urls: the URL as given first, then its spellings (scheme, www., trailing slash); the first stored one wins.
 -- body: the published text (the line-noise-cleaned body when there is one, as corpus_articles and export have it);
 -- extracted_body: the extractor's output before cleaning.
 SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.language,
@@ -90,7 +91,9 @@ SELECT a.id, s.name AS site, a.url, a.title, a.author, a.published_at, a.languag
 FROM articles a
 JOIN sites s ON s.id = a.site_id
 LEFT JOIN article_duplicates d ON d.url = a.url
-WHERE a.url = %(url)s
+WHERE a.url = ANY(%(urls)s::text[])
+ORDER BY array_position(%(urls)s::text[], a.url)
+LIMIT 1
 
 -- name: export_corpus
 -- The published corpus (corpus_articles: canonical articles, cleaned body), as snapshots, search and stats read it.
