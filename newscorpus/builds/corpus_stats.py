@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from newscorpus.store.builds import corpus_counts
@@ -65,8 +65,45 @@ def corpus_stats(dsn: str, site: str | None = None, since: date | None = None,
     return stats
 
 
+# The plot's bin by the corpus's span: a point per day over a few months, per week over a few years, per month
+# beyond (a 2004-2023 blog has ~7,000 days: as days the line is unreadable, as months 240 points).
+DAY_BINS_UP_TO_DAYS = 120
+WEEK_BINS_UP_TO_DAYS = 3 * 366
+
+
+def bin_of(span_days: int) -> str:
+    if span_days <= DAY_BINS_UP_TO_DAYS:
+        return "day"
+    return "week" if span_days <= WEEK_BINS_UP_TO_DAYS else "month"
+
+
+def bin_start(day: date, unit: str) -> date:
+    if unit == "week":
+        return day - timedelta(days=day.weekday())   # Monday
+    return day.replace(day=1) if unit == "month" else day
+
+
+def next_bin(start: date, unit: str) -> date:
+    if unit == "month":
+        return date(start.year + start.month // 12, start.month % 12 + 1, 1)
+    return start + timedelta(days=7 if unit == "week" else 1)
+
+
+def binned(days: dict[date, int], unit: str, first: date, last: date) -> list[tuple[date, int]]:
+    """Counts per ``unit`` from ``first``'s bin to ``last``'s, a bin without articles counted 0 (not left out,
+    which would draw a line straight across a gap)."""
+    counts: dict[date, int] = defaultdict(int)
+    for day, count in days.items():
+        counts[bin_start(day, unit)] += count
+    series, start = [], bin_start(first, unit)
+    while start <= last:
+        series.append((start, counts.get(start, 0)))
+        start = next_bin(start, unit)
+    return series
+
+
 def plot_articles_per_day(stats: CorpusStats, out: Path) -> None:
-    """A PNG of articles per day, one line per site (matplotlib, the `eval` extra)."""
+    """A PNG of articles per day, week or month (by the corpus's span), one line per site (matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -85,11 +122,15 @@ def articles_per_day_figure(stats: CorpusStats, pyplot):
     from matplotlib.ticker import MaxNLocator
 
     figure, axes = pyplot.subplots(figsize=(10, 4.5), dpi=100)
+    every_day = [day for days in stats.per_day.values() for day in days]
+    unit = bin_of((max(every_day) - min(every_day)).days) if every_day else "day"
     for site, days in sorted(stats.per_day.items()):
-        ordered = sorted(days)
-        axes.plot(ordered, [days[day] for day in ordered], marker="o", markersize=3, label=site)
-    axes.set_title("Articles per day (published, else first seen)")
-    axes.set_ylabel("articles")
+        series = binned(days, unit, min(every_day), max(every_day))
+        axes.plot([start for start, _ in series], [count for _, count in series],
+                  marker="o" if len(series) <= 60 else None, markersize=3, label=site)
+    axes.set_title(f"Articles per {unit} (published, else first seen)")
+    axes.set_xlabel(f"{unit} (published, else first seen)")
+    axes.set_ylabel(f"articles per {unit}")
     axes.set_ylim(bottom=0)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)

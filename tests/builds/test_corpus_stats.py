@@ -10,6 +10,8 @@ from newscorpus.builds.corpus_stats import (
     CorpusStats,
     SiteRates,
     articles_per_day_figure,
+    bin_of,
+    binned,
     corpus_stats,
     plot_articles_per_day,
 )
@@ -64,3 +66,37 @@ def test_plot_writes_a_png(crawled_demo, tmp_path):
     out = tmp_path / "per-day.png"
     plot_articles_per_day(corpus_stats(crawled_demo[1]), out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 1000
+
+
+def test_a_long_span_is_plotted_per_month_and_empty_bins_count_zero():
+    days = {date(2004, 3, 9): 2, date(2004, 3, 20): 1, date(2023, 12, 31): 4}
+    unit = bin_of((date(2023, 12, 31) - date(2004, 3, 9)).days)
+    series = binned(days, unit, date(2004, 3, 9), date(2023, 12, 31))
+    assert unit == "month" and len(series) == 12 * 20 - 2            # March 2004 to December 2023
+    assert series[0] == (date(2004, 3, 1), 3) and series[-1] == (date(2023, 12, 1), 4)
+    assert sum(count for _, count in series) == 7 and series[1] == (date(2004, 4, 1), 0)
+
+
+def test_a_short_span_is_plotted_per_day_and_a_medium_one_per_week():
+    assert bin_of(30) == "day" and bin_of(400) == "week"
+    series = binned({date(2026, 11, 2): 1, date(2026, 11, 5): 2}, "day", date(2026, 11, 2), date(2026, 11, 5))
+    assert [count for _, count in series] == [1, 0, 0, 2]
+    weeks = binned({date(2026, 11, 4): 1, date(2026, 11, 8): 1, date(2026, 11, 9): 5}, "week",
+                   date(2026, 11, 4), date(2026, 11, 9))
+    assert weeks == [(date(2026, 11, 2), 2), (date(2026, 11, 9), 5)]   # weeks start on Monday
+
+
+def test_the_plot_labels_its_axes_with_the_bin():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    stats = CorpusStats(per_day={"blog": {date(2004, 1, 5): 1, date(2023, 6, 1): 1}})
+    figure = articles_per_day_figure(stats, pyplot)
+    try:
+        axes = figure.axes[0]
+        assert axes.get_ylabel() == "articles per month" and "month" in axes.get_xlabel()
+        assert len(axes.lines[0].get_xdata()) == 12 * 19 + 6
+    finally:
+        pyplot.close(figure)
