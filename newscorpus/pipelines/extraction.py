@@ -60,6 +60,24 @@ def site_aware_enabled(settings) -> bool:
     return True
 
 
+class BotWallWatch:
+    """Counts a site's bot walls among its extracted pages; says once when their share passes the threshold."""
+
+    def __init__(self, share: float, after: int):
+        self.share, self.after = share, after
+        self.pages = self.walls = 0
+        self.warned = False
+
+    def seen(self, is_wall: bool) -> bool:
+        """Count one page; True the one time the warning is due."""
+        self.pages += 1
+        self.walls += is_wall
+        if self.warned or self.walls < self.after or self.walls < self.share * self.pages:
+            return False
+        self.warned = True
+        return True
+
+
 class ExtractionPipeline:
     def __init__(self, crawler, database: CrawlDatabase, config: ExtractionConfig,
                  site_aware: SiteAwareConfig | None = None):
@@ -76,6 +94,7 @@ class ExtractionPipeline:
         self.site_aware_config = site_aware   # None: site-aware extraction is off
         self.template_store = None
         self.derive_at_close = config.derive_at_close and stage_enabled(crawler.settings, "STORAGE")
+        self.bot_walls = BotWallWatch(config.bot_wall_warn_share, config.bot_wall_warn_after)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -198,6 +217,11 @@ class ExtractionPipeline:
         if item.outcome is None:
             result = await self.run_extraction(item)
             item.apply_extraction(result)
+            if self.bot_walls.seen(result.reason == "bot_wall"):
+                logger.warning("%d of the %d pages of %s extracted so far are bot walls (challenge, captcha or access "
+                               "denied pages): the site is blocking the crawl; slow down (DOWNLOAD_DELAY, "
+                               "CONCURRENT_REQUESTS_PER_DOMAIN) or crawl it later", self.bot_walls.walls,
+                               self.bot_walls.pages, self.crawler.spider.site_config.name)
             if result.is_article:
                 stats.inc_value(f"newscorpus/extraction/method/{result.method}")
         if item.outcome != "article":

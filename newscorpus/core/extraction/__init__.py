@@ -11,6 +11,7 @@ from newscorpus.core.decoding import decode_html
 from newscorpus.core.extraction import block_scoring, region
 from newscorpus.core.extraction import punctuation as punctuation_method
 from newscorpus.core.extraction.block_tree import Block, build_blocks
+from newscorpus.core.extraction.bot_wall import MAX_WALL_CHARS, bot_wall
 from newscorpus.core.extraction.cleaning import clean_tree
 from newscorpus.core.extraction.line_kinds import line_kinds
 from newscorpus.core.extraction.markup import read_markup
@@ -24,7 +25,7 @@ __all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure
 log = logging.getLogger(__name__)
 
 METHODS = ("default", "punctuation", "blocks")
-REASONS = ("empty", "not_html", "no_body", "listing_page", "too_large", "decode_error", "timeout")
+REASONS = ("empty", "not_html", "no_body", "listing_page", "too_large", "decode_error", "timeout", "bot_wall")
 
 # A page is "not HTML" when its first 1 KB has this share of control bytes (binary formats);
 # text pages have none besides tab/CR/LF.
@@ -215,8 +216,11 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
     head = head_metadata(root, url, html_text=text, markup=markup)
     # parse_html gives the document element, so the walk from `root` sees the whole page: its dialogs and article mark
     marked = markup.article_marked
+    title = root.findtext("head/title")
     clean_tree(root, markup)
     blocks = build_blocks(root)
+    if sum(map(_CHARS, blocks)) <= MAX_WALL_CHARS and bot_wall(title, "\n".join(page_lines(blocks))):
+        return PageFailure("bot_wall", encoding)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
     return PreparedPage(root, blocks, head, encoding, marked)

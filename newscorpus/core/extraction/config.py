@@ -18,8 +18,16 @@ class ExtractionConfig:
     # At the crawl's end, the site's articles derived again from its stored pages in URL order
     # (newscorpus.store.derivation): the corpus then depends on the pages, not on the order they arrived in.
     derive_at_close: bool = True
+    # A WARNING once this share of a site's extracted pages are bot walls (challenge, captcha, access denied;
+    # newscorpus.core.extraction.bot_wall), after at least bot_wall_warn_after of them: the site is blocking
+    # the crawl. 5 %: a site serving its pages answers no crawl page so, one blocking it soon passes it.
+    bot_wall_warn_share: float = 0.05
+    bot_wall_warn_after: int = 5
 
     def __post_init__(self) -> None:
         if not self.max_seconds > 0:
             raise ValueError(f"max_seconds must be > 0, not {self.max_seconds}")
         at_least(self, 0, "workers")
+        at_least(self, 1, "bot_wall_warn_after")
+        if not 0 < self.bot_wall_warn_share <= 1:
+            raise ValueError(f"bot_wall_warn_share must be in (0, 1], not {self.bot_wall_warn_share}")
