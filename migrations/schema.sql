@@ -6,7 +6,8 @@
 CREATE TABLE sites (
     id          serial PRIMARY KEY,
     name        text NOT NULL UNIQUE,
-    created_at  timestamptz NOT NULL DEFAULT now()
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    languages   text[] NOT NULL DEFAULT '{}'    -- articles kept only in these (empty: any), as last derived
 );
 
 CREATE TABLE crawl_runs (

@@ -64,6 +64,7 @@ def main(spec_json: str) -> int:
     for path in spec["configs"]:
         config = load_site_config(path)
         crawler = process.create_crawler(SiteSpider)
+        crawler.settings.setdict(config.crawl_settings(), priority="spider")   # the site's own politeness
         process.crawl(crawler, site_config=config)
         crawlers[config.name] = crawler
 

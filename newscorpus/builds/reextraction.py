@@ -18,13 +18,15 @@ from newscorpus.store.derivation import DerivationSettings, derive_site, has_pro
 logger = logging.getLogger(__name__)
 
 
-def site_templates(site: str) -> tuple[SiteTemplate, ...]:
-    """The hand-written templates of the site config named ``site`` (none for an ad-hoc site)."""
+def site_settings(site: str, line_noise: LineNoiseConfig) -> DerivationSettings:
+    """What the site config named ``site`` derives with: its hand-written templates and its languages (for an
+    ad-hoc site, or a config not found by name, the languages the site was last derived with)."""
     try:
         config = load_site_config(site)
     except SiteConfigError:
-        return ()
-    return tuple(SiteTemplate.from_dict(data) for data in config.templates)
+        return DerivationSettings(line_noise=line_noise)
+    return DerivationSettings(templates=tuple(SiteTemplate.from_dict(data) for data in config.templates),
+                              languages=config.languages or None, line_noise=line_noise)
 
 
 def derive(dsn: str, site: str | None = None, *, extract: bool = True, line_noise: LineNoiseConfig | None = None,
@@ -34,7 +36,7 @@ def derive(dsn: str, site: str | None = None, *, extract: bool = True, line_nois
     for name in site_names(dsn):
         if site is not None and name != site:
             continue
-        settings = DerivationSettings(templates=site_templates(name), line_noise=line_noise or LineNoiseConfig())
+        settings = site_settings(name, line_noise or LineNoiseConfig())
         counts = derive_site(dsn, name, settings, extract=extract,
                              progress=(lambda c, done=Counter(totals): progress(done + c)) if progress else None)
         totals.update(counts)

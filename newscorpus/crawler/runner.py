@@ -25,6 +25,7 @@ def crawl_site(config: SiteConfig, overrides: dict | None = None, *, install_roo
     from newscorpus.crawler.spiders.site import SiteSpider
 
     settings = project_settings(overrides)
+    settings.setdict(config.crawl_settings(), priority="spider")   # below the caller's overrides
     if "LOG_INSTALL_ROOT_HANDLER" in settings:  # Scrapy 2.19 reads it from the settings (the argument is deprecated)
         settings.set("LOG_INSTALL_ROOT_HANDLER", install_root_handler, priority="cmdline")
         process = CrawlerProcess(settings)

@@ -13,13 +13,17 @@ from newscorpus.crawler.scope import DEFAULT_PORTS, site_ports, url_port
 
 SITE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
 _LIST_FIELDS = {"start_urls", "sitemap_urls", "feed_urls", "allowed_domains", "article_patterns",
-                "listing_patterns", "skip_patterns"}
+                "listing_patterns", "skip_patterns", "languages"}
 # field -> (type, a list of it?); checked exactly (a bool is not an int here)
 _FIELD_TYPES = {"name": (str, False), "max_pages": (int, False), "max_depth": (int, False),
                 "follow_links": (bool, False), "allow_private_addresses": (bool, False),
-                "allowed_ports": (int, True), **{name: (str, True) for name in _LIST_FIELDS}}
-_OPTIONAL = {"max_pages", "max_depth"}
-_TYPE_NAMES = {str: ("a string", "strings"), int: ("a whole number", "whole numbers"), bool: ("true or false", "")}
+                "allowed_ports": (int, True), "download_delay": (float, False),
+                "concurrent_requests_per_domain": (int, False), "user_agent": (str, False),
+                **{name: (str, True) for name in _LIST_FIELDS}}
+_OPTIONAL = {"max_pages", "max_depth", "download_delay", "concurrent_requests_per_domain", "user_agent"}
+_TYPE_NAMES = {str: ("a string", "strings"), int: ("a whole number", "whole numbers"), bool: ("true or false", ""),
+               float: ("a number", "numbers")}
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")   # what detect_language gives: ISO 639-1 ("zh", "en")
 
 
 def _kind(value) -> str:
@@ -50,6 +54,14 @@ class SiteConfig:
     # ports allowed on the allowed hosts besides those of the configured URLs (http and https default ports go
     # together: a site on 443 may link to 80 and the reverse)
     allowed_ports: tuple[int, ...] = ()
+    # only articles in these languages are stored (ISO 639-1, as the extraction detects them); others are counted
+    # as other_language. Empty: every language (NEWSCORPUS_EXTRACTION_LANGUAGES applies).
+    languages: tuple[str, ...] = ()
+    # politeness for this site only, over the crawl's settings (DOWNLOAD_DELAY, CONCURRENT_REQUESTS_PER_DOMAIN,
+    # USER_AGENT); a -s on the command line still wins
+    download_delay: float | None = None
+    concurrent_requests_per_domain: int | None = None
+    user_agent: str | None = None
     # hand-written site-aware templates ([[templates]] tables: url, page_type, fields.<name>.xpaths/rules),
     # see newscorpus.core.site_aware.templates.SiteTemplate; used when NEWSCORPUS_SITE_AWARE_ENABLED is on
     templates: tuple = field(default=(), compare=False)
@@ -74,6 +86,15 @@ class SiteConfig:
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise SiteConfigError(f"{self.source}: {name} must be a whole number >= 0, not {value!r}")
+        if self.download_delay is not None and self.download_delay < 0:
+            raise SiteConfigError(f"{self.source}: download_delay must be >= 0, not {self.download_delay!r}")
+        if self.concurrent_requests_per_domain is not None and self.concurrent_requests_per_domain < 1:
+            raise SiteConfigError(f"{self.source}: concurrent_requests_per_domain must be >= 1, "
+                                  f"not {self.concurrent_requests_per_domain!r}")
+        for language in self.languages:
+            if not LANGUAGE_CODE.match(language):
+                raise SiteConfigError(f"{self.source}: languages must hold ISO 639-1 codes such as \"zh\" or "
+                                      f"\"en\", not {language!r}")
         for port in self.allowed_ports:
             if not 1 <= port <= 65535:
                 raise SiteConfigError(f"{self.source}: allowed_ports must hold ports 1-65535, not {port!r}")
@@ -96,7 +117,8 @@ class SiteConfig:
                 for element in value:
                     if type(element) is not kind:
                         raise wrong(name, element)
-            elif type(value) is not kind and not (value is None and name in _OPTIONAL):
+            elif (type(value) is not kind and not (value is None and name in _OPTIONAL)
+                  and not (kind is float and type(value) is int)):   # TOML's 2 for 2.0
                 raise wrong(name, value)
 
     def _checked_template(self, data) -> dict:
@@ -126,6 +148,12 @@ class SiteConfig:
     def ports(self) -> frozenset[int]:
         """Allowed ports: those of the configured URLs (80 and 443 together) and ``allowed_ports``."""
         return self.compiled["ports"]
+
+    def crawl_settings(self) -> dict:
+        """The Scrapy settings this site sets for its own crawl (its politeness fields that are set)."""
+        named = {"DOWNLOAD_DELAY": self.download_delay,
+                 "CONCURRENT_REQUESTS_PER_DOMAIN": self.concurrent_requests_per_domain, "USER_AGENT": self.user_agent}
+        return {name: value for name, value in named.items() if value is not None}
 
     def patterns(self, name: str) -> tuple[re.Pattern, ...]:
         return self.compiled[name]

@@ -173,4 +173,10 @@ def _convert(name: str, raw: Any, kind: Any) -> Any:
         if raw in choices:
             return raw
         raise SettingError(f"{name} must be one of {', '.join(map(repr, choices))}, not {raw!r}")
+    if kind is str:
+        if isinstance(raw, str):
+            return raw.strip()
+        if isinstance(raw, list | tuple) and all(isinstance(part, str) for part in raw):   # settings.py lists
+            return ",".join(raw)
+        raise SettingError(f"{name} must be text, not {raw!r}")
     raise TypeError(f"{name}: no reading of a {kind!r} setting")  # a config field of a new type: add it above

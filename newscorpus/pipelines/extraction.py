@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from scrapy.exceptions import NotConfigured
 
-from newscorpus.core.extraction import Extraction, extract
+from newscorpus.core.extraction import Extraction, extract, in_languages
 from newscorpus.core.extraction.config import ExtractionConfig
 from newscorpus.core.site_aware.cascade import SiteAwareConfig, SiteAwareExtractor
 from newscorpus.crawler.extensions.crawl_database import CrawlDatabase
@@ -95,6 +95,7 @@ class ExtractionPipeline:
         self.template_store = None
         self.derive_at_close = config.derive_at_close and stage_enabled(crawler.settings, "STORAGE")
         self.bot_walls = BotWallWatch(config.bot_wall_warn_share, config.bot_wall_warn_after)
+        self.language_codes = config.language_codes
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -148,6 +149,10 @@ class ExtractionPipeline:
         if self.derive_at_close and self.database.is_open:
             await self.derive()
 
+    def languages(self) -> tuple[str, ...]:
+        """The languages stored: the site config's, else NEWSCORPUS_EXTRACTION_LANGUAGES (empty: any)."""
+        return self.crawler.spider.site_config.languages or self.language_codes
+
     def derivation_settings(self):
         from newscorpus.core.site_aware.templates import SiteTemplate
         from newscorpus.store.derivation import DerivationSettings
@@ -160,7 +165,7 @@ class ExtractionPipeline:
             line_noise=stage_config(settings, "LINE_NOISE") if stage_enabled(settings, "LINE_NOISE") else None,
             near_duplicate=(stage_config(settings, "NEAR_DUPLICATE")
                             if stage_enabled(settings, "NEAR_DUPLICATE") else None),
-            max_seconds=self.max_seconds)
+            max_seconds=self.max_seconds, languages=self.languages())
 
     async def derive(self) -> None:
         """The site's articles derived from its stored pages, once this crawl's writes are in."""
@@ -215,8 +220,10 @@ class ExtractionPipeline:
     async def process_item(self, item):
         stats = self.crawler.stats
         if item.outcome is None:
-            result = await self.run_extraction(item)
+            result = in_languages(await self.run_extraction(item), self.languages())
             item.apply_extraction(result)
+            if result.reason == "other_language":
+                stats.inc_value(f"newscorpus/extraction/other_language/{result.language or 'unknown'}")
             if self.bot_walls.seen(result.reason == "bot_wall"):
                 logger.warning("%d of the %d pages of %s extracted so far are bot walls (challenge, captcha or access "
                                "denied pages): the site is blocking the crawl; slow down (DOWNLOAD_DELAY, "

@@ -28,7 +28,7 @@ from itertools import groupby
 import psycopg
 
 from newscorpus.core.derivation import Derivation, StoredPage, extractor_version
-from newscorpus.core.extraction import Extraction
+from newscorpus.core.extraction import Extraction, in_languages
 from newscorpus.core.line_noise import LineNoiseConfig, article_hashes, clean_body, is_text
 from newscorpus.core.near_duplicate.batch import ArticleToRecord
 from newscorpus.core.near_duplicate.config import NearDuplicateConfig
@@ -60,6 +60,9 @@ class DerivationSettings:
     line_noise: LineNoiseConfig | None = field(default_factory=LineNoiseConfig)
     near_duplicate: NearDuplicateConfig | None = field(default_factory=NearDuplicateConfig)
     max_seconds: float = 5.0
+    # Only articles in these are kept (core.extraction.in_languages), empty: any; recorded on the site's row.
+    # None: the languages the site was last derived with (`reextract`, which has no crawl settings).
+    languages: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -129,9 +132,15 @@ def _extract(connection: psycopg.Connection, dsn: str, site_id: int, settings: D
              totals: Counter, progress: Callable[[Counter], None] | None) -> None:
     derivation = Derivation(settings.site_aware, settings.templates, settings.max_seconds)
     version = extractor_version()
+    languages = settings.languages
+    if languages is None:
+        languages = tuple(connection.execute(query("derivation.site_languages"), {"site_id": site_id}).fetchone()[0])
+    else:
+        connection.execute(query("derivation.set_site_languages"), {"site_id": site_id, "languages": list(languages)})
     derived: list[tuple[StoredPage, Extraction]] = []
     urls: dict[str, int] = {}  # article URL -> position in `derived` (redirects: the last page in URL order wins)
     for page, result in derivation.extract_all(_stored_pages(dsn, site_id)):
+        result = in_languages(result, languages)
         totals["pages"] += 1
         if result.is_article:
             urls[page.final_url] = len(derived)

@@ -80,6 +80,7 @@ class HostileSite:
         self.routes: dict[str, Route] = dict(routes or {})
         self.prefix_routes: dict[str, Route] = {}
         self.requests: Counter[str] = Counter()
+        self.user_agents: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler_class())
         self.port = self._server.server_address[1]
@@ -103,6 +104,7 @@ class HostileSite:
                 path = self.path.split("?", 1)[0]
                 with site._lock:
                     site.requests[path] += 1
+                    site.user_agents[self.headers.get("User-Agent", "")] += 1
                 route = site.routes.get(path)
                 if route is None:
                     prefixes = [prefix for prefix in site.prefix_routes if path.startswith(prefix)]

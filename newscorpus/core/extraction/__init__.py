@@ -20,12 +20,14 @@ from newscorpus.core.extraction.page_kind import is_listing
 from newscorpus.core.extraction.parse import parse_html
 from newscorpus.core.text import detect_language
 
-__all__ = ["Extraction", "extract", "prepare_page", "PreparedPage", "PageFailure", "METHODS", "REASONS"]
+__all__ = ["Extraction", "extract", "in_languages", "prepare_page", "PreparedPage", "PageFailure", "METHODS",
+           "REASONS"]
 
 log = logging.getLogger(__name__)
 
 METHODS = ("default", "punctuation", "blocks")
-REASONS = ("empty", "not_html", "no_body", "listing_page", "too_large", "decode_error", "timeout", "bot_wall")
+REASONS = ("empty", "not_html", "no_body", "listing_page", "too_large", "decode_error", "timeout", "bot_wall",
+           "other_language")
 
 # A page is "not HTML" when its first 1 KB has this share of control bytes (binary formats);
 # text pages have none besides tab/CR/LF.
@@ -78,6 +80,16 @@ class Extraction:
         self.title, self.author, self.published_at = meta.title, meta.author, meta.published_at
         self.authors, self.modified_at, self.site_name = meta.authors, meta.modified_at, meta.site_name
         return self
+
+
+def in_languages(result: Extraction, languages: tuple[str, ...]) -> Extraction:
+    """``result``, or reason ``other_language`` when it is an article in none of ``languages`` (empty: any);
+    the detected language is kept, for the count."""
+    if not languages or not result.is_article or result.language in languages:
+        return result
+    other = Extraction.failure("other_language", result.encoding, result.method)
+    other.language = result.language
+    return other
 
 
 # Pages larger than this (bytes or characters) are not extracted: reason too_large.

@@ -23,11 +23,21 @@ class ExtractionConfig:
     # the crawl. 5 %: a site serving its pages answers no crawl page so, one blocking it soon passes it.
     bot_wall_warn_share: float = 0.05
     bot_wall_warn_after: int = 5
+    # Comma-separated ISO 639-1 codes ("zh,en"): only articles in them are stored, the others counted as
+    # other_language; empty: every language. A site config's `languages` replaces it for that site.
+    languages: str = ""
 
     def __post_init__(self) -> None:
         if not self.max_seconds > 0:
             raise ValueError(f"max_seconds must be > 0, not {self.max_seconds}")
         at_least(self, 0, "workers")
         at_least(self, 1, "bot_wall_warn_after")
+        for code in self.language_codes:
+            if not (code.isascii() and code.isalpha() and code.islower() and 2 <= len(code) <= 3):
+                raise ValueError(f"languages must be ISO 639-1 codes such as zh,en, not {self.languages!r}")
         if not 0 < self.bot_wall_warn_share <= 1:
             raise ValueError(f"bot_wall_warn_share must be in (0, 1], not {self.bot_wall_warn_share}")
+
+    @property
+    def language_codes(self) -> tuple[str, ...]:
+        return tuple(code.strip() for code in self.languages.split(",") if code.strip())

@@ -4,6 +4,12 @@
 -- One derivation of a site at a time (workers closing together, `clean` beside a crawl's end); held to commit.
 SELECT pg_advisory_xact_lock(hashtextextended('newscorpus/derivation/' || %(site_id)s::text, 0))
 
+-- name: site_languages
+SELECT languages FROM sites WHERE id = %(site_id)s
+
+-- name: set_site_languages
+UPDATE sites SET languages = %(languages)s WHERE id = %(site_id)s AND languages IS DISTINCT FROM %(languages)s
+
 -- name: site_pages
 -- The content each of the site's extracted URLs has now (the row seen last), in URL order: every page the
 -- crawl extracted (not listings by URL, nor the outcomes the spider gives before extraction).
