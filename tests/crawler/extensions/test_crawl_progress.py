@@ -1,9 +1,15 @@
-"""Progress while `scrapy crawl site` runs: a line of pages, articles and rate in the log."""
+"""Progress while `scrapy crawl site` runs: a line of pages, articles and rate in the log; on a terminal (a
+pseudo-terminal here), a bar redrawn in place instead."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+
 from tests.conftest import fresh_schema
-from tests.local_crawl import run_crawl
+from tests.local_crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT, run_crawl
 
 # One request at a time, 50 ms apart: the demo crawl lasts well over many 0.1 s progress intervals.
 SLOW = {"CONCURRENT_REQUESTS_PER_DOMAIN": "1", "DOWNLOAD_DELAY": "0.05", "NEWSCORPUS_PROGRESS_SECONDS": "0.1"}
@@ -17,3 +23,38 @@ def test_a_crawl_logs_progress_lines_of_pages_articles_and_rate(demo_site, postg
     assert result.returncode == 0, result.stderr[-3000:]
     progress = [line for line in result.stderr.splitlines() if "progress:" in line]
     assert progress and all("pages of" in line and "articles" in line and "pages/s" in line for line in progress)
+
+
+def crawl_on_terminal(config, dsn: str) -> str:
+    """`scrapy crawl site` with stderr on a pseudo-terminal: what it showed."""
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config}"]
+    for name, value in {**FAST_LOCAL_SETTINGS, **SLOW, "LOG_LEVEL": "INFO"}.items():
+        command += ["-s", f"{name}={value}"]
+    primary, secondary = os.openpty()
+    process = subprocess.Popen(command, cwd=PROJECT_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=secondary, env={**os.environ, "NEWSCORPUS_DB_DSN": dsn, "COLUMNS": "120"})
+    os.close(secondary)
+    shown = bytearray()
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:   # EIO: the process closed the terminal
+            break
+        if not chunk:
+            break
+        shown += chunk
+    assert process.wait(timeout=180) == 0, shown[-3000:].decode(errors="replace")
+    os.close(primary)
+    return shown.decode(errors="replace")
+
+
+def test_on_a_terminal_the_crawl_draws_a_bar_in_place_between_its_log_lines(demo_site, postgres_server_dsn, tmp_path):
+    config = tmp_path / "demo.toml"
+    config.write_text(demo_site.site_config_toml(), encoding="utf-8")
+    with fresh_schema(postgres_server_dsn) as dsn:
+        shown = crawl_on_terminal(config, dsn)
+    bars = re.findall(r"\rdemo: +\d+%\|[^\r\n]*\| (\d+)/(\d+) \[[\d:]+, \d+ articles, [\d.]+ pages/s\]", shown)
+    assert len(bars) >= 2, shown[-3000:]
+    assert int(bars[-1][0]) > int(bars[0][0])                          # redrawn as pages arrive
+    assert "progress:" not in shown                                    # no log line of it on a terminal
+    assert "INFO: Spider closed (finished)" in shown                   # log lines still shown, whole
