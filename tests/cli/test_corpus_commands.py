@@ -119,11 +119,14 @@ def test_templates_by_site_name_or_host(crawled_demo, capsys):
     site, dsn, _, _ = crawled_demo
     with psycopg.connect(dsn) as connection:
         hosts = {row[0] for row in connection.execute("SELECT site FROM site_templates")}
-    assert hosts == {"127.0.0.1"}  # templates are kept per host
+    host = site.base_url.removeprefix("http://")
+    assert hosts == {host}  # templates are kept per host and port: another site on the host keeps its own
     assert main(["templates", "--dsn", dsn, "--site", "demo"]) == 0
     by_name = capsys.readouterr().out
-    assert main(["templates", "--dsn", dsn, "--site", "127.0.0.1"]) == 0
-    assert capsys.readouterr().out == by_name and "127.0.0.1" in by_name and "no templates" not in by_name
+    assert main(["templates", "--dsn", dsn, "--site", host]) == 0
+    assert capsys.readouterr().out == by_name and host in by_name and "no templates" not in by_name
+    assert main(["templates", "--dsn", dsn, "--site", "127.0.0.1:9"]) == 0
+    assert host not in capsys.readouterr().out
     assert main(["templates", "--dsn", dsn, "--site", "nosuch"]) == 2
     assert "no site or template host named 'nosuch' (sites: demo)" in capsys.readouterr().err
 

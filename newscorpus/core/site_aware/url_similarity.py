@@ -19,14 +19,22 @@ MATCH_THRESHOLD = 0.5
 
 
 def site_of(url: str | None) -> str:
-    """Host without "www." (lower case); "" when the url has none."""
+    """Host without "www." (lower case), with its port when not the scheme's default (two sites on one host are
+    two sites: 127.0.0.1:8001 and 127.0.0.1:8002); "" when the url has none."""
     if not url:
         return ""
     try:
-        host = urlsplit(url).hostname or ""
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
     except ValueError:
         return ""
-    return host.lower().removeprefix("www.")
+    host = host.lower().removeprefix("www.")
+    if host and port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        return f"{host}:{port}"
+    return host
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def segments(url: str | None) -> frozenset[str]:

@@ -120,8 +120,11 @@ ORDER BY a.id
 SELECT name FROM sites ORDER BY name
 
 -- name: site_hosts
--- The hosts (without "www.", lower case: newscorpus.core.site_aware.url_similarity.site_of) of a site's articles.
-SELECT DISTINCT lower(substring(a.url FROM '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?(?:[wW]{3}\.)?([^/:?#]+)'))
+-- The hosts (without "www.", lower case, with a port that is not the scheme's default: newscorpus.core.site_aware.
+-- url_similarity.site_of) of a site's articles.
+SELECT DISTINCT regexp_replace(
+           lower(substring(a.url FROM '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?(?:[wW]{3}\.)?([^/?#]+)')),
+           CASE WHEN a.url ILIKE 'https:%%' THEN ':443$' ELSE ':80$' END, '')
 FROM articles a
 JOIN sites s ON s.id = a.site_id
 WHERE s.name = %(site)s

@@ -34,3 +34,9 @@ def test_r_uses_the_smaller_set():
     assert similarity("https://x.cn/a/b", "https://x.cn/a/b/c/d") == 1.0
     assert similarity("https://x.cn/", "https://x.cn/") == 1.0
     assert similarity("https://x.cn/", "https://x.cn/a") == 0.0
+
+
+def test_a_site_is_its_host_and_a_port_that_is_not_the_schemes_default():
+    assert site_of("http://www.Example.com:80/a") == "example.com" == site_of("https://example.com:443/b")
+    assert site_of("http://127.0.0.1:8001/a") == "127.0.0.1:8001" != site_of("http://127.0.0.1:8002/a")
+    assert site_of("https://example.com:8443/") == "example.com:8443"
