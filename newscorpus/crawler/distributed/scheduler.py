@@ -67,6 +67,9 @@ class RunScheduler(Scheduler):
         self.max_pages: int | None = None
         self._last_frontier_warning = float("-inf")
         self._ledger_ids = itertools.count(1)
+        # The run's queue length as last read (each heartbeat), counted on between reads by this worker's own
+        # pushes and pops: what the spider's queue bound reads, without a Redis round trip per link.
+        self.queued_estimate = 0
 
     @classmethod
     def from_settings(cls, settings):
@@ -114,7 +117,7 @@ class RunScheduler(Scheduler):
         self.queue = load_object(self.queue_cls)(server=self.server, spider=spider, key=run.keys.requests,
                                                  serializer=self.serializer)
         # (scrapy-redis's open() would also log the resume through the deprecated Spider.log)
-        queued = len(self.queue)
+        queued = self.queued_estimate = len(self.queue)
         if queued:
             logger.info("run %s: %d request(s) already queued", run.run_id, queued)
 
@@ -148,6 +151,7 @@ class RunScheduler(Scheduler):
                 return False
         self._inc("scheduler/enqueued/redis")
         self.queue.push(request)
+        self.queued_estimate += 1
         return True
 
     @staticmethod
@@ -177,6 +181,7 @@ class RunScheduler(Scheduler):
             return None
         if request is not None:
             self._inc("scheduler/dequeued/redis")
+            self.queued_estimate = max(0, self.queued_estimate - 1)
         return request
 
     def _inc(self, key: str) -> None:

@@ -137,6 +137,7 @@ class RunWorker:
             await asyncio.to_thread(acknowledge, server, keys, worker_id, self._durable_ids())
         state = await asyncio.to_thread(report_activity, server, keys, worker_id, self.last_active,
                                         scheduler.ttl_seconds)
+        scheduler.queued_estimate = state.queued
         ledgers = await asyncio.to_thread(heartbeat_and_reclaim, server, keys, worker_id, time.time(),
                                           self.idle_seconds, scheduler.ttl_seconds)
         if ledgers.reclaimed:

@@ -155,11 +155,14 @@ class SiteSpider(scrapy.Spider):
         )
 
     def queued(self) -> int:
-        """Requests waiting in this process's scheduler (0 when it cannot say: before the engine runs, a scheduler
-        without a length, or the distributed frontier, whose length is a Redis round trip per link and whose
-        bound is the page budget's)."""
+        """Requests waiting in the scheduler: Scrapy's own by its length; a shared frontier by the estimate it
+        keeps (its length is a Redis round trip, too dear per link); 0 when it cannot say (before the engine
+        runs, a scheduler with neither)."""
         try:
             scheduler = self.crawler.engine.scheduler
+            estimate = getattr(scheduler, "queued_estimate", None)
+            if estimate is not None:
+                return estimate
             # by the class's own bases: isinstance() says yes to any scheduler with Scrapy's three methods
             if Scheduler not in type(scheduler).__mro__:
                 return 0
