@@ -38,6 +38,8 @@ CREATE TABLE pages (
     last_seen      timestamptz NOT NULL,
     fetch_count    integer NOT NULL DEFAULT 1,
     crawl_run_id   bigint REFERENCES crawl_runs (id),
+    warc_file      text,                -- the WARC file an ingested page was read from (NULL: crawled)
+    warc_offset    bigint,              -- the offset of its record in that file
     UNIQUE (url, content_hash)
 );
 CREATE INDEX pages_site_outcome_idx ON pages (site_id, outcome);

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "newscorpus.cli.database_commands",
     "newscorpus.cli.corpus_commands",
     "newscorpus.cli.demo_command",
+    "newscorpus.cli.ingest_command",
     "newscorpus.cli.extraction_commands",
     "newscorpus.cli.near_duplicate_commands",
     "newscorpus.cli.line_noise_commands",

@@ -20,6 +20,8 @@ class PageItem:
     depth: int = 0
     outcome: str | None = None            # set as soon as it is known: "listing", "not_html", "too_large", ...
     outcome_detail: str | None = None
+    warc_file: str | None = None          # set by the warc spider: the WARC file and record offset of the page
+    warc_offset: int | None = None
     # Set by the extraction stage.
     encoding: str | None = None
     title: str | None = None

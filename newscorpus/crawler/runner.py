@@ -1,4 +1,5 @@
-"""Run the `site` spider in this process (for `newscorpus demo` and builds), with the project's settings."""
+"""Run the `site` spider (for `newscorpus demo` and builds) or the `warc` spider (`newscorpus ingest`) in this
+process, with the project's settings."""
 
 from __future__ import annotations
 
@@ -16,22 +17,38 @@ def project_settings(overrides: dict | None = None):
     return settings
 
 
-def crawl_site(config: SiteConfig, overrides: dict | None = None, *, install_root_handler: bool = True) -> dict:
-    """Crawl one site to the end; return the crawl's final stats. Scrapy's reactor runs once per process.
+def run_spider(spider_class, overrides: dict | None = None, *, install_root_handler: bool = True,
+               spider_settings: dict | None = None, **spider_arguments) -> dict:
+    """Run one spider to the end; return its final stats. Scrapy's reactor runs once per process.
     ``install_root_handler=False``: the caller has set up logging (a CLI command), so Scrapy adds no second
     handler and each line is printed once."""
     from scrapy.crawler import CrawlerProcess
 
-    from newscorpus.crawler.spiders.site import SiteSpider
-
     settings = project_settings(overrides)
-    settings.setdict(config.crawl_settings(), priority="spider")   # below the caller's overrides
+    settings.setdict(spider_settings or {}, priority="spider")   # below the caller's overrides
     if "LOG_INSTALL_ROOT_HANDLER" in settings:  # Scrapy 2.19 reads it from the settings (the argument is deprecated)
         settings.set("LOG_INSTALL_ROOT_HANDLER", install_root_handler, priority="cmdline")
         process = CrawlerProcess(settings)
     else:
         process = CrawlerProcess(settings, install_root_handler=install_root_handler)
-    crawler = process.create_crawler(SiteSpider)
-    process.crawl(crawler, site_config=config)
+    crawler = process.create_crawler(spider_class)
+    process.crawl(crawler, **spider_arguments)
     process.start()
     return crawler.stats.get_stats()
+
+
+def crawl_site(config: SiteConfig, overrides: dict | None = None, *, install_root_handler: bool = True) -> dict:
+    """Crawl one site to the end; return the crawl's final stats."""
+    from newscorpus.crawler.spiders.site import SiteSpider
+
+    return run_spider(SiteSpider, overrides, install_root_handler=install_root_handler,
+                      spider_settings=config.crawl_settings(), site_config=config)
+
+
+def ingest_warc(paths: list[str], overrides: dict | None = None, *, site_configs: list[SiteConfig] | None = None,
+                install_root_handler: bool = True) -> dict:
+    """Send the response records of the WARC files ``paths`` through the crawl's stages; return the final stats."""
+    from newscorpus.crawler.spiders.warc import WarcSpider
+
+    return run_spider(WarcSpider, overrides, install_root_handler=install_root_handler, paths=list(paths),
+                      site_configs=list(site_configs or []))

@@ -49,6 +49,8 @@ DOWNLOADER_MIDDLEWARES = {
     "newscorpus.crawler.middlewares.robots_txt.RobotsTxtFetchMiddleware": 595,
     # sees a redirect before RedirectMiddleware (600)
     "newscorpus.crawler.middlewares.redirect_loop.RedirectLoopMiddleware": 650,
+    # next to the downloader: each response as received, before decompression, redirects and retries
+    "newscorpus.crawler.middlewares.warc_output.WarcOutputMiddleware": 990,
 }
 NEWSCORPUS_RETRY_BACKOFF_SECONDS = 1.0      # first wait; doubled per retry of the same request
 NEWSCORPUS_RETRY_BACKOFF_MAX_SECONDS = 60.0
@@ -111,6 +113,17 @@ FEED_EXPORTERS = {"parquet": "newscorpus.crawler.extensions.article_feed.Parquet
 # turns it off, asking for both is an error (newscorpus/pipelines/extraction.py). The former names
 # (NEWSCORPUS_LINENOISE_L, NEWSCORPUS_DEDUP_M, ...) still work, with a deprecation warning.
 globals().update(stage_defaults())
+
+# --- WARC files -----------------------------------------------------------------------------------------
+# `newscorpus ingest` / `scrapy crawl warc`: records in the stages at once. About two near-duplicate batches (64
+# each, NearDuplicateConfig.batch_size), so batches stay full while memory stays flat over a file of any size
+# (benchmarks/warc_ingest.py).
+NEWSCORPUS_WARC_IN_FLIGHT = 128
+# A folder: every response a crawl receives is also written there as WARC/1.1 request + response records
+# (newscorpus.crawler.middlewares.warc_output); unset: none written.
+NEWSCORPUS_WARC_OUTPUT = os.environ.get("NEWSCORPUS_WARC_OUTPUT") or None
+# A new WARC file once the current one holds this many bytes: about 1 GB, as Common Crawl's files.
+NEWSCORPUS_WARC_OUTPUT_MAX_BYTES = 1_000_000_000
 
 # --- Database -------------------------------------------------------------------------------------------
 # A DSN (postgresql://user:pass@host/db); unset = an embedded Postgres in NEWSCORPUS_DB_DATA_DIR.

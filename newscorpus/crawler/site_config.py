@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -10,6 +11,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from newscorpus.crawler.scope import DEFAULT_PORTS, site_ports, url_port
+
+logger = logging.getLogger(__name__)
 
 SITE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
 _LIST_FIELDS = {"start_urls", "sitemap_urls", "feed_urls", "allowed_domains", "article_patterns",
@@ -229,3 +232,38 @@ def adhoc_site_config(url: str) -> SiteConfig:
         raise SiteConfigError(f"-a url={url!r}: need an http(s) URL with a host")
     return SiteConfig(name=adhoc_site_name(url), start_urls=(url,), allowed_domains=(host,),
                       skip_patterns=ADHOC_SKIP_PATTERNS, source=f"ad-hoc {url}")
+
+
+def registered_domain(host: str) -> str:
+    """The domain a host is registered under (news.bbc.co.uk: bbc.co.uk), by the public suffix list the `tld`
+    package ships (no network); an IP address or an unknown suffix is its own."""
+    from tld import get_fld
+
+    return get_fld(host, fix_protocol=True, fail_silently=True) or host
+
+
+def adhoc_domain_config(url: str) -> SiteConfig:
+    """The site of a page read from a WARC file that no site config claims: its registered domain (and port,
+    unless the scheme's default), URLs classified by their shape as in an ad-hoc crawl."""
+    parts = urlsplit(url)
+    domain = registered_domain(parts.hostname or "")
+    port = url_port(url)
+    base = f"{parts.scheme}://{domain}" + (f":{port}" if port is not None and port != DEFAULT_PORTS.get(parts.scheme)
+                                         else "")
+    return SiteConfig(name=adhoc_site_name(base + "/"), start_urls=(base + "/",), allowed_domains=(domain,),
+                      skip_patterns=ADHOC_SKIP_PATTERNS, follow_links=False, source=f"ad-hoc WARC site {domain}")
+
+
+def all_site_configs(extra_dirs: list[str] | tuple[str, ...] = ()) -> list[SiteConfig]:
+    """Every site config in ``extra_dirs`` and the packaged folder (a name found twice: the first); a config that
+    does not load is left out with a warning."""
+    configs: dict[str, SiteConfig] = {}
+    for directory in site_config_dirs(extra_dirs):
+        for path in sorted(directory.glob("*.toml")) if directory.is_dir() else ():
+            try:
+                config = load_site_config(str(path))
+            except SiteConfigError as error:
+                logger.warning("site config left out: %s", error)
+                continue
+            configs.setdefault(config.name, config)
+    return list(configs.values())

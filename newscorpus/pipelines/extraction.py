@@ -149,11 +149,22 @@ class ExtractionPipeline:
         if self.derive_at_close and self.database.is_open:
             await self.derive()
 
-    def languages(self) -> tuple[str, ...]:
-        """The languages stored: the site config's, else NEWSCORPUS_EXTRACTION_LANGUAGES (empty: any)."""
-        return self.crawler.spider.site_config.languages or self.language_codes
+    def site_config_of(self, item):
+        """The config of the item's site: the crawl's, or the one a spider that reads WARC files gave it."""
+        spider = self.crawler.spider
+        return getattr(spider, "sites", {}).get(item.site) or spider.site_config
 
-    def derivation_settings(self):
+    def languages(self, site_config=None) -> tuple[str, ...]:
+        """The languages stored: the site config's, else NEWSCORPUS_EXTRACTION_LANGUAGES (empty: any)."""
+        return (site_config or self.crawler.spider.site_config).languages or self.language_codes
+
+    def derived_sites(self) -> list:
+        """The site configs whose articles are derived at close: the crawl's site, or every site a spider that
+        reads WARC files met (its ``sites``)."""
+        spider = self.crawler.spider
+        return list(getattr(spider, "sites", {}).values()) or [spider.site_config]
+
+    def derivation_settings(self, site_config=None):
         from newscorpus.core.site_aware.templates import SiteTemplate
         from newscorpus.store.derivation import DerivationSettings
 
@@ -161,26 +172,32 @@ class ExtractionPipeline:
         return DerivationSettings(
             # the cascade runs here even when a worker pool extracted the crawl: the corpus does not depend on it
             site_aware=stage_config(settings, "SITE_AWARE") if stage_enabled(settings, "SITE_AWARE") else None,
-            templates=tuple(SiteTemplate.from_dict(data) for data in self.crawler.spider.site_config.templates),
+            templates=tuple(SiteTemplate.from_dict(data)
+                            for data in (site_config or self.crawler.spider.site_config).templates),
             line_noise=stage_config(settings, "LINE_NOISE") if stage_enabled(settings, "LINE_NOISE") else None,
             near_duplicate=(stage_config(settings, "NEAR_DUPLICATE")
                             if stage_enabled(settings, "NEAR_DUPLICATE") else None),
-            max_seconds=self.max_seconds, languages=self.languages())
+            max_seconds=self.max_seconds, languages=self.languages(site_config))
 
     async def derive(self) -> None:
         """The site's articles derived from its stored pages, once this crawl's writes are in."""
-        from newscorpus.store.derivation import derive_site
-
         stats = self.crawler.stats
         if not await self.database.flush():
             logger.warning("the site's articles were not derived again: some pages were not saved; "
                            "`newscorpus reextract` does it once the database is back")
             stats.inc_value("newscorpus/derivation/skipped")
             return
-        site = self.crawler.spider.site_config.name
+        for config in self.derived_sites():
+            await self.derive_site(config)
+
+    async def derive_site(self, config) -> None:
+        from newscorpus.store.derivation import derive_site
+
+        stats = self.crawler.stats
+        site = config.name
         logger.info("deriving the articles of %s from its stored pages", site)
         try:
-            counts = await asyncio.to_thread(derive_site, self.database.dsn, site, self.derivation_settings())
+            counts = await asyncio.to_thread(derive_site, self.database.dsn, site, self.derivation_settings(config))
         except Exception as error:  # noqa: BLE001 - the crawl's articles are stored; reextract can finish this
             logger.error("deriving the articles of %s failed: %s; `newscorpus reextract --site %s` does it",
                          site, error, site)
@@ -188,7 +205,7 @@ class ExtractionPipeline:
             return
         for name in ("pages", "articles", "articles_written", "articles_removed", "cleaned_changed",
                      "empty_after_cleaning", "near_duplicates_rechecked", "changed"):
-            stats.set_value(f"newscorpus/derivation/{name}", counts[name])
+            stats.inc_value(f"newscorpus/derivation/{name}", counts[name])
         logger.info("derived %d article(s) of %s from %d stored page(s): %d changed", counts["articles"], site,
                     counts["pages"], counts["changed"])
 
@@ -220,7 +237,7 @@ class ExtractionPipeline:
     async def process_item(self, item):
         stats = self.crawler.stats
         if item.outcome is None:
-            result = in_languages(await self.run_extraction(item), self.languages())
+            result = in_languages(await self.run_extraction(item), self.languages(self.site_config_of(item)))
             item.apply_extraction(result)
             if result.reason == "other_language":
                 stats.inc_value(f"newscorpus/extraction/other_language/{result.language or 'unknown'}")

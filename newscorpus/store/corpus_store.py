@@ -49,6 +49,8 @@ def page_row(item: PageRecord, site_id: int, crawl_run_id: int | None) -> dict:
         "outcome_detail": without_nul(item.outcome_detail),
         "fetched_at": item.fetched_at,
         "crawl_run_id": crawl_run_id,
+        "warc_file": getattr(item, "warc_file", None),
+        "warc_offset": getattr(item, "warc_offset", None),
     }
 
 

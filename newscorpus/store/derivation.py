@@ -48,7 +48,9 @@ logger = logging.getLogger(__name__)
 FETCH_ROWS = 100         # raw pages held in memory at once
 NEAR_DUPLICATE_BATCH = 64  # as the crawl's stage (NearDuplicateConfig.batch_size)
 # Outcomes the spider gives a page before extraction (newscorpus.crawler.spiders.site): never derived.
-NOT_EXTRACTED = ("sitemap", "feed", "not_html", "http_error", "too_large", "fetch_error")
+NOT_EXTRACTED = ("sitemap", "feed", "not_html", "http_error", "too_large", "fetch_error",
+                 # the outcomes the warc spider gives a record before extraction (newscorpus/crawler/spiders/warc.py)
+                 "redirect", "http_status", "warc_revisit", "skipped_url")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ class PageRecord(Protocol):
     outcome: str | None
     outcome_detail: str | None
     encoding: str | None
+    warc_file: str | None         # an ingested page's WARC file and record offset (None: crawled)
+    warc_offset: int | None
     # its article (articles row)
     title: str | None
     author: str | None

@@ -17,6 +17,7 @@ import scrapy.core.downloader.contextfactory  # noqa: F401
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.utils.misc import load_object
 
+from newscorpus.core.warc import WarcPathError, warc_paths
 from newscorpus.crawler.distributed.connection import RedisSettingError, checked_redis_client
 from newscorpus.crawler.extensions.collector import check_collector_settings
 from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE, CrawlDatabase, prepare_in_background
@@ -42,6 +43,16 @@ class Command(ScrapyCrawlCommand):
     crawler = None
 
     def run(self, args, opts) -> None:
+        if args and args[0] == "warc":
+            try:
+                warc_paths([part for part in opts.spargs.get("path", "").split(",") if part]
+                           or ["(-a path=FILE[,FILE...] is missing)"])
+                check_stage_settings(self.settings)
+                self.check_database()
+            except (WarcPathError, SettingError, DatabaseError) as error:
+                print(f"scrapy crawl warc: error: {error}", file=sys.stderr)
+                self.exitcode = 2
+                return
         if args and args[0] == "site":
             try:
                 config = site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),

@@ -52,7 +52,7 @@ class CrawlProgress:
 
     def spider_opened(self, spider) -> None:
         self.started = time.monotonic()
-        if self.terminal:
+        if self.terminal and getattr(spider, "progress_line", None) is None:
             self.open_bar(spider)
         self.loop = task.LoopingCall(self.report)
         self.loop.start(self.interval, now=False)
@@ -78,6 +78,10 @@ class CrawlProgress:
         return pages, found, articles, pages / max(time.monotonic() - self.started, 1e-9)
 
     def report(self) -> None:
+        line = getattr(self.crawler.spider, "progress_line", None)   # a spider that reads files says its own
+        if line is not None:
+            logger.info("%s", line())
+            return
         pages, found, articles, rate = self.counts()
         if self.bar is None:
             logger.info("progress: %d pages of %d found, %d articles, %.1f pages/s", pages, found, articles, rate)

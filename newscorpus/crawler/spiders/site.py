@@ -51,13 +51,17 @@ def site_config_of(site: str | None, url: str | None, sites_dirs: list[str]) -> 
     raise SiteConfigError("the site spider needs -a site=NAME (newscorpus/crawler/sites/NAME.toml) or -a url=URL")
 
 
+def looks_like_html(content_type: str | None, body: bytes) -> bool:
+    """HTML by its Content-Type, or, with none, by a body that starts with a tag."""
+    if content_type:
+        return "html" in content_type.lower()
+    return body.lstrip()[:1] == b"<"
+
+
 def is_html(response: Response) -> bool:
     if not isinstance(response, TextResponse):
         return False
-    content_type = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
-    if content_type:
-        return "html" in content_type
-    return response.body.lstrip()[:1] == b"<"
+    return looks_like_html(response.headers.get(b"Content-Type", b"").decode("latin-1"), response.body)
 
 
 class SiteSpider(scrapy.Spider):

@@ -15,10 +15,10 @@ WHERE id = %(crawl_run_id)s
 
 -- name: upsert_page
 INSERT INTO pages (site_id, url, final_url, status, content_type, encoding, content_hash, raw_body, raw_size,
-                   url_kind, outcome, outcome_detail, fetched_at, last_seen, crawl_run_id)
+                   url_kind, outcome, outcome_detail, fetched_at, last_seen, crawl_run_id, warc_file, warc_offset)
 VALUES (%(site_id)s, %(url)s, %(final_url)s, %(status)s, %(content_type)s, %(encoding)s, %(content_hash)s,
         %(raw_body)s, %(raw_size)s, %(url_kind)s, %(outcome)s, %(outcome_detail)s, %(fetched_at)s,
-        %(fetched_at)s, %(crawl_run_id)s)
+        %(fetched_at)s, %(crawl_run_id)s, %(warc_file)s, %(warc_offset)s)
 ON CONFLICT (url, content_hash) DO UPDATE
 SET last_seen = greatest(pages.last_seen, EXCLUDED.last_seen),
     fetch_count = pages.fetch_count + 1,
@@ -27,7 +27,9 @@ SET last_seen = greatest(pages.last_seen, EXCLUDED.last_seen),
     encoding = coalesce(EXCLUDED.encoding, pages.encoding),
     outcome = EXCLUDED.outcome,
     outcome_detail = EXCLUDED.outcome_detail,
-    crawl_run_id = EXCLUDED.crawl_run_id
+    crawl_run_id = EXCLUDED.crawl_run_id,
+    warc_file = EXCLUDED.warc_file,
+    warc_offset = EXCLUDED.warc_offset
 RETURNING id, (xmax = 0) AS inserted
 
 -- name: upsert_article
