@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 
@@ -19,7 +20,11 @@ def register(subparsers) -> None:
         description="Read the response records of WARC files (files, folders, globs, or list files of paths: "
                     "*.txt, *.paths) and send their HTML pages through the crawl's stages: extraction, line noise, "
                     "near-duplicates, storage. See docs/warc.md.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a WARC file, a folder, a glob or a list file")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="a WARC file, a folder, a glob or a list file")
+    parser.add_argument("--shared", metavar="NAME",
+                        help="share the files through Redis with every `ingest --shared NAME`: each file is ingested "
+                             "once, by one of them; without PATH, join the list")
+    parser.add_argument("--redis", metavar="URL", help="the Redis of --shared (default: $NEWSCORPUS_REDIS_URL)")
     parser.add_argument("--site", action="append", default=[], metavar="NAME",
                         help="a site config (NAME or path) tried first for the pages' hosts (may be repeated)")
     parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
@@ -40,17 +45,26 @@ def _settings(pairs: list[str]) -> dict:
 
 def run_ingest(args) -> int:
     from newscorpus.core.warc import WarcPathError, warc_paths
+    from newscorpus.crawler.distributed.connection import RedisSettingError, checked_redis_client
     from newscorpus.crawler.runner import ingest_warc, project_settings
     from newscorpus.crawler.site_config import SiteConfigError, load_site_config
     from newscorpus.crawler.stage_settings import SettingError, check_stage_settings
 
-    overrides = {**INGEST_SETTINGS, **_settings(args.set)}
+    # Redis holds the shared file list only: the crawl's Redis frontier (NEWSCORPUS_REDIS_URL) stays off.
+    overrides = {**INGEST_SETTINGS, **_settings(args.set), "NEWSCORPUS_REDIS_URL": None}
+    redis_url = args.redis or os.environ.get("NEWSCORPUS_REDIS_URL")
+    if not args.paths and not args.shared:
+        raise CommandError("give a WARC file, folder, glob or list file (or --shared NAME to join a shared list)")
+    if args.shared and not redis_url:
+        raise CommandError("--shared needs a Redis: --redis URL or $NEWSCORPUS_REDIS_URL")
     try:
-        paths = warc_paths(args.paths)
+        paths = warc_paths(args.paths) if args.paths else []
+        if args.shared:
+            checked_redis_client(redis_url).close()
         settings = project_settings(overrides)
         configs = [load_site_config(name, settings.getlist("NEWSCORPUS_SITES_DIRS")) for name in args.site]
         check_stage_settings(settings)
-    except (WarcPathError, SiteConfigError, SettingError) as error:
+    except (WarcPathError, SiteConfigError, SettingError, RedisSettingError) as error:
         raise CommandError(str(error)) from None
     dsn = open_database(args, create=True)
     progress = logging.getLogger("newscorpus.crawler.extensions.crawl_progress")
@@ -62,11 +76,11 @@ def run_ingest(args) -> int:
     started = time.perf_counter()
     try:
         stats = ingest_warc(paths, {**overrides, "NEWSCORPUS_DB_DSN": dsn}, site_configs=configs,
-                            install_root_handler=False)
+                            install_root_handler=False, shared=args.shared, redis_url=redis_url)
     finally:
         progress.removeHandler(handler)
     seconds = time.perf_counter() - started
-    print(summary(stats, len(paths), seconds))
+    print(summary(stats, stats.get("newscorpus/warc/files", 0), seconds))
     reason = stats.get("finish_reason")
     if reason != "finished" or stats.get("newscorpus/storage/pages_unsaved"):
         print(f"ingest ended with {reason}", file=sys.stderr)

@@ -46,9 +46,10 @@ def crawl_site(config: SiteConfig, overrides: dict | None = None, *, install_roo
 
 
 def ingest_warc(paths: list[str], overrides: dict | None = None, *, site_configs: list[SiteConfig] | None = None,
-                install_root_handler: bool = True) -> dict:
-    """Send the response records of the WARC files ``paths`` through the crawl's stages; return the final stats."""
+                install_root_handler: bool = True, shared: str | None = None, redis_url: str | None = None) -> dict:
+    """Send the response records of the WARC files ``paths`` through the crawl's stages; return the final stats.
+    With ``shared``: the files of the Redis list of that name (``paths`` added to it), each claimed by one worker."""
     from newscorpus.crawler.spiders.warc import WarcSpider
 
     return run_spider(WarcSpider, overrides, install_root_handler=install_root_handler, paths=list(paths),
-                      site_configs=list(site_configs or []))
+                      site_configs=list(site_configs or []), shared=shared, redis_url=redis_url)

@@ -79,9 +79,12 @@ class WarcSpider(scrapy.Spider):
     name = "warc"
 
     def __init__(self, path: str | None = None, site: str | None = None, paths: list[str] | None = None,
-                 site_configs: list[SiteConfig] | None = None, *args, **kwargs):
+                 site_configs: list[SiteConfig] | None = None, shared: str | None = None,
+                 redis_url: str | None = None, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._arguments = (path, site, paths, site_configs)
+        self.shared_name, self.redis_url = shared, redis_url
+        self.shared = None    # newscorpus.crawler.distributed.warc_files.SharedWarcFiles, with shared=NAME
         self.sites: dict[str, SiteConfig] = {}       # the sites of the pages read, by name (each derived at close)
         self._site_of_host: dict[tuple[str, int | None], SiteConfig] = {}
         self._latest: dict[str, datetime] = {}       # URL -> the WARC-Date of its latest record sent on
@@ -103,7 +106,14 @@ class WarcSpider(scrapy.Spider):
         """The files and the site configs; a bad path or config raises WarcPathError or SiteConfigError."""
         path, site, paths, configs = self._arguments
         named = list(paths or []) + [part for part in (path or "").split(",") if part]
-        self.paths = warc_paths(named)
+        self.paths = warc_paths(named) if named or not self.shared_name else []
+        if self.shared_name:
+            from newscorpus.crawler.distributed.connection import checked_redis_client
+            from newscorpus.crawler.distributed.warc_files import SharedWarcFiles
+
+            server = checked_redis_client(self.redis_url or settings.get("NEWSCORPUS_REDIS_URL") or "")
+            self.shared = SharedWarcFiles(server, self.shared_name, settings.get("NEWSCORPUS_REDIS_KEY_PREFIX"))
+            self.shared.add([os.path.abspath(path) for path in self.paths])
         dirs = settings.getlist("NEWSCORPUS_SITES_DIRS")
         given = list(configs or []) + [load_site_config(name, dirs) for name in (site or "").split(",") if name]
         names = {config.name for config in given}
@@ -114,7 +124,9 @@ class WarcSpider(scrapy.Spider):
 
     def first_site(self) -> SiteConfig:
         """The site of the first page read: the one the run is recorded under (crawl_runs)."""
-        for path in self.paths:
+        for path in self.paths or (self.shared.remaining() if self.shared else []):
+            if not os.path.isfile(path):
+                continue
             for record in read_responses(path):
                 if isinstance(record, WarcResponse) and urlsplit(record.url).scheme in ("http", "https"):
                     return self.site_of(record.url)
@@ -133,24 +145,41 @@ class WarcSpider(scrapy.Spider):
 
     def item_done(self, item, *args, **kwargs) -> None:
         self._in_flight -= 1
-        if self._in_flight < self.max_in_flight:
+        if self._in_flight < self.max_in_flight or self._in_flight == 0:
             self._room.set()
 
     def progress_line(self) -> str:
         stats = self.crawler.stats
         records = stats.get_value("newscorpus/warc/records", 0)
         rate = records / max(time.monotonic() - self._started, 1e-9)
-        return (f"progress: file {self.file_index} of {len(self.paths)}, {records} records, "
+        of = f"of {len(self.paths)}" if self.shared is None else f"taken from the shared list {self.shared_name}"
+        return (f"progress: file {self.file_index} {of}, {records} records, "
                 f"{stats.get_value('newscorpus/outcome/article', 0)} articles, {rate:.1f} records/s")
+
+    def files_to_read(self):
+        """The files given, or with a shared list the files this worker claims from it, one at a time."""
+        if self.shared is None:
+            yield from self.paths
+            return
+        while (path := self.shared.claim()) is not None:
+            if not os.path.isfile(path):   # listed by a worker on another machine: left for a worker that has it
+                self.crawler.stats.inc_value("newscorpus/warc/files_missing")
+                logger.error("a file of the shared list %s is not here: %s", self.shared_name, path)
+                continue
+            yield path
 
     async def start(self):
         stats = self.crawler.stats
         self._started = time.monotonic()
-        for index, path in enumerate(self.paths, 1):
+        renewed = time.monotonic()
+        for index, path in enumerate(self.files_to_read(), 1):
             self.file_index = index
             stats.inc_value("newscorpus/warc/files")
-            logger.info("reading %s (%d of %d)", path, index, len(self.paths))
+            logger.info("reading %s (%d of %s)", path, index, len(self.paths) if self.shared is None else "shared")
             for record in read_responses(path):
+                if self.shared is not None and time.monotonic() - renewed > self.shared.lease_seconds / 3:
+                    self.shared.renew(path)
+                    renewed = time.monotonic()
                 if isinstance(record, WarcFault):
                     stats.inc_value("newscorpus/warc/corrupt_records")
                     logger.warning("unreadable WARC record in %s after offset %d: %s", record.file, record.offset,
@@ -166,6 +195,19 @@ class WarcSpider(scrapy.Spider):
                     await self._room.wait()
                 self._in_flight += 1
                 yield item
+            if self.shared is not None:
+                await self.file_stored(path)
+
+    async def file_stored(self, path: str) -> None:
+        """Mark a shared file done once every page read from it is in the database: a worker stopped before
+        leaves it to the next one."""
+        from newscorpus.crawler.extensions.crawl_database import CrawlDatabase
+
+        while self._in_flight > 0:
+            self._room.clear()
+            await self._room.wait()
+        if await CrawlDatabase.of(self.crawler).flush():
+            self.shared.done(path)
 
     def page_item(self, record: WarcResponse) -> PageItem | None:
         """The record as a fetched page; None when it is counted only (not an HTTP URL, or an older capture of a
