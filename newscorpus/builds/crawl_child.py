@@ -1,4 +1,10 @@
-"""The build's crawl, run as a child process: every site at once in one CrawlerProcess (one crawler per site).
+"""The build's crawl, run as a child process: the sites in one CrawlerProcess (one crawler per site), as many at
+once as fit in NEWSCORPUS_STORAGE_MAX_CONNECTIONS, the others queued and started in config order as sites finish.
+
+Each site's stages hold connections of their own for the site's whole crawl (SITE_CONNECTIONS), so the bound is
+kept by how many sites run at once, and every store keeps its one held connection, its retries and its
+transactions as in a crawl of one site. A site that stops for a database outage or a shutdown starts no more
+sites; those not crawled are named in the log and make the exit code 1.
 
 ``python -m newscorpus.builds.crawl_child`` with SPEC_JSON on its stdin (never on its command line: it holds the
 DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0}``. Writes one JSON line
@@ -17,8 +23,65 @@ import sys
 
 from newscorpus.crawler.runner import project_settings
 from newscorpus.crawler.site_config import load_site_config
+from newscorpus.crawler.stage_settings import SettingError, setting_name, stage_config, stage_enabled
 
 logger = logging.getLogger(__name__)
+
+# Connections of the build itself, beside its crawl: the lock's and the one its row writes open
+# (newscorpus.builds.runner, newscorpus.store.builds).
+BUILD_CONNECTIONS = 2
+# Finish reasons after which no queued site is started: the database is gone, or the crawl is being stopped.
+STOPS_THE_QUEUE = ("database_unavailable", "shutdown")
+
+
+def _writer(settings) -> int:
+    return 1  # CrawlDatabase's CorpusWriter, the whole crawl
+
+
+def _line_noise(settings) -> int:
+    return int(stage_enabled(settings, "LINE_NOISE"))  # LineNoiseStore
+
+
+def _stored_articles(settings) -> int:
+    return int(settings.getfloat("NEWSCORPUS_REFETCH_AFTER_HOURS") > 0)  # the refetch middleware's lookups
+
+
+def _near_duplicate(settings) -> int:
+    if not stage_enabled(settings, "NEAR_DUPLICATE"):
+        return 0
+    return 1 + stage_config(settings, "NEAR_DUPLICATE").workers  # the recorder's thread, and its decision process
+
+
+def _site_close(settings) -> int:
+    """At the site's close the derivation holds two (its own and its page cursor's) while the stores above are
+    still open; the site templates' load and save hold one, never at the same time as the derivation."""
+    derives = stage_config(settings, "EXTRACTION").derive_at_close and stage_enabled(settings, "STORAGE")
+    return 2 if derives else 1
+
+
+# The connections one site's crawl holds at once at most, by holder (tests/builds/test_many_sites.py measures it).
+SITE_CONNECTIONS = (
+    ("writer", _writer),
+    ("line_noise", _line_noise),
+    ("stored_articles", _stored_articles),
+    ("near_duplicate", _near_duplicate),
+    ("site_close", _site_close),
+)
+
+
+def site_connections(settings) -> int:
+    return sum(rule(settings) for _, rule in SITE_CONNECTIONS)
+
+
+def sites_at_once(settings) -> int:
+    """How many sites the build crawls at once within NEWSCORPUS_STORAGE_MAX_CONNECTIONS; SettingError when not
+    even one fits."""
+    bound = stage_config(settings, "STORAGE").max_connections
+    per_site = site_connections(settings)
+    if bound < BUILD_CONNECTIONS + per_site:
+        raise SettingError(f"{setting_name('STORAGE', 'max_connections')} must be >= {BUILD_CONNECTIONS + per_site} "
+                           f"for a build (its own {BUILD_CONNECTIONS} and {per_site} per site), not {bound}")
+    return (bound - BUILD_CONNECTIONS) // per_site
 
 PROGRESS_STATS = {  # progress line key -> Scrapy stat
     "pages": "response_received_count",
@@ -60,18 +123,37 @@ def main(spec_json: str) -> int:
     from newscorpus.crawler.spiders.site import SiteSpider
 
     process = CrawlerProcess(project_settings(spec.get("settings") or {}))
+    waiting = [load_site_config(path) for path in spec["configs"]]
+    at_once = sites_at_once(process.settings)
+    logger.info("crawling %d site(s), at most %d at once (%s)", len(waiting), at_once,
+                setting_name("STORAGE", "max_connections"))
     crawlers = {}
-    for path in spec["configs"]:
-        config = load_site_config(path)
+    stopping = []
+
+    def start_next() -> None:
+        if stopping or not waiting:
+            return
+        config = waiting.pop(0)
         crawler = process.create_crawler(SiteSpider)
         crawler.settings.setdict(config.crawl_settings(), priority="spider")   # the site's own politeness
-        process.crawl(crawler, site_config=config)
         crawlers[config.name] = crawler
+        process.crawl(crawler, site_config=config).addBoth(site_done, crawler)
+
+    def site_done(result, crawler):
+        reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
+        if reason in STOPS_THE_QUEUE and waiting and not stopping:
+            stopping.append(True)
+            logger.error("a site's crawl stopped (%s): %d queued site(s) not crawled: %s", reason, len(waiting),
+                         ", ".join(config.name for config in waiting))
+        start_next()  # before join() looks again, so the process runs on while sites are queued
+        return result
+
+    for _ in range(min(at_once, len(waiting))):
+        start_next()
 
     from twisted.internet import reactor, task
 
     parent = os.getppid()
-    stopping = []
 
     def tick() -> None:
         if os.getppid() != parent:
@@ -88,7 +170,7 @@ def main(spec_json: str) -> int:
     _emit("finished", crawlers)
     reasons = [crawler.stats.get_value("finish_reason") for crawler in crawlers.values()]
     unsaved = sum(crawler.stats.get_value("newscorpus/storage/pages_unsaved", 0) for crawler in crawlers.values())
-    return 0 if all(reason == "finished" for reason in reasons) and not unsaved else 1
+    return 0 if all(reason == "finished" for reason in reasons) and not unsaved and not waiting else 1
 
 
 if __name__ == "__main__":

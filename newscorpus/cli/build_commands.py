@@ -112,6 +112,18 @@ def build_site_configs(names: str | None, paths: list[str]) -> list:
     return list({config.name: config for config in configs}.values())
 
 
+def _check_connection_bound(crawl_settings: dict) -> None:
+    """A bound on connections that fits no site is the user's mistake: said before the build starts."""
+    from newscorpus.builds.crawl_child import sites_at_once
+    from newscorpus.crawler.runner import project_settings
+    from newscorpus.crawler.stage_settings import SettingError
+
+    try:
+        sites_at_once(project_settings(crawl_settings))
+    except SettingError as error:
+        raise CommandError(str(error)) from None
+
+
 def run_build_command(args) -> int:
     from newscorpus.builds.progress import ProgressReporter
     from newscorpus.builds.report import human_summary
@@ -121,6 +133,7 @@ def run_build_command(args) -> int:
     configs = build_site_configs(args.sites, args.site_config)
     request = BuildRequest(sites=configs, out_dir=Path(args.out), since=args.since,
                            crawl_settings=_settings(args.set), restart=args.restart)
+    _check_connection_bound(request.crawl_settings)
     dsn = open_database(args, create=True)
     try:
         outcome = run_build(dsn, request, ProgressReporter(every_seconds=args.log_every))
