@@ -67,7 +67,11 @@ def head_metadata(root: etree._Element, url: str | None = None, today: date | No
                       html_text=html_text, stated_titles=choice.stated)
     # the stated titles and site names as the title's choice read them (stated_titles, site_names)
     result.titles = tuple(dict.fromkeys(t for t in choice.stated_texts if t))
-    result.site_names = choice.site_names
+    # The names the page gives its site (never an author): stated (og:site_name, JSON-LD), its logo heading, and the
+    # parts of its <title> beside the headline.
+    result.site_names = tuple(dict.fromkeys(
+        name for name in (*choice.site_names, choice.site_name, *titles.logo_texts(markup),
+                          *titles.title_affixes(markup.title, choice.title)) if name))
     result.markup_dates = date_sources.markup_dates(markup, today) + date_sources.url_candidates(url, today)
     result.markup_authors = bylines.markup_authors(markup)
     result.date_candidates, result.author_candidates = result.markup_dates, result.markup_authors
@@ -85,7 +89,19 @@ def byline_window(lines: list[str], found: Metadata, body: list[str] | None = No
         begin = _line_index(lines, body[0]) if body else None
         window = lines[max(0, begin - LINES_BEFORE_BODY): begin + LINES_BELOW_HEADLINE] if begin is not None \
             else lines[:LINES_BELOW_HEADLINE]
-    return [line for line in window if len(line) <= BYLINE_MAX_CHARS]
+    return _short_lines(window)
+
+
+def _short_lines(window: list[str]) -> list[str]:
+    """The window's byline-sized lines; of a longer line (prose), only the reporter's credit at its start or end
+    ("新华社北京3月5日电（记者 李明）…", "…。（总台记者 张倩）")."""
+    short = []
+    for line in window:
+        if len(line) <= BYLINE_MAX_CHARS:
+            short.append(line)
+        else:
+            short.extend(bylines.prose_credits(line))
+    return short
 
 
 def tail_window(lines: list[str], body: list[str] | None) -> list[str]:
@@ -95,7 +111,7 @@ def tail_window(lines: list[str], body: list[str] | None) -> list[str]:
     end = _line_index(lines, body[-1], last=True)
     if end is None:
         return []
-    return [line for line in lines[max(0, end - 2): end + LINES_AFTER_BODY] if len(line) <= BYLINE_MAX_CHARS]
+    return _short_lines(lines[max(0, end - 2): end + LINES_AFTER_BODY])
 
 
 def _line_index(lines: list[str], wanted: str, last: bool = False) -> int | None:

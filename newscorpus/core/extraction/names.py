@@ -80,13 +80,18 @@ def han_person_name(name: str) -> bool:
     return 2 <= len(name) <= 3 and name[0] in ZH_SURNAMES
 
 
-ALWAYS_NOT_A_NAME = frozenset("admin administrator webmaster root sign login".split())
+# Accounts, and the widgets whose boxes class names mark as bylines (recommendation feeds, share bars).
+ALWAYS_NOT_A_NAME = frozenset(
+    "admin administrator webmaster root sign login taboola outbrain revcontent zergnet mgid disqus addthis "
+    "sharethis".split()
+)  # fmt: skip
 # Chinese words that byline patterns catch but that are no name (labels, pronouns, verbs of prose).
 ZH_NOT_A_NAME = frozenset(
     "本文 本报 本站 本网 时间 日期 来源 发布 发表 编辑 责任 作者 记者 通讯员 阅读 评论 点击 访问 统计 进来 采访 "
     "报道 我们 他们 你们 网友 用户 管理员 匿名 佚名 未知 转载 原创 摘自 整理 推荐 关闭 窗口 关闭窗口 打印 收藏 返回 "
     "顶部 未完待续 全文 组图 视频 图片 主办 承办 协办 无内容 简体 繁体 简体中 首页 粉丝 关注 加关注 搜狐号 包括 "
-    "播报 分享 举报 私信 订阅 作品 文章数".split()
+    "播报 分享 举报 私信 订阅 作品 文章数 复制链接 复制 链接 分享到 分享至 微信 微博 朋友圈 扫一扫 二维码 客户端 "
+    "下载 打开 点赞 转发 收起 展开 更多 字号 小程序 公众号 扫码阅读 手机看".split()
 )  # fmt: skip
 ORGANISATION_WORDS = re.compile(
     r"\b(?:inc|llc|ltd|limited|corp|corporation|company|group|media|news|press|agency|foundation|institute|"

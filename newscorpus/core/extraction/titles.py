@@ -142,6 +142,25 @@ def site_names(markup: PageMarkup, url: str | None) -> list[str]:
     return list(dict.fromkeys(n for n in names if n))
 
 
+# A <title> part beside the headline longer than this is no site name (a standfirst, a second headline).
+MAX_AFFIX_CHARS = 40
+
+
+def title_affixes(page_title: str | None, headline: str | None) -> tuple[str, ...]:
+    """The first and last parts of the page's <title> beside the headline ("Headline_网易新闻" -> "网易新闻"): what
+    the page calls its site there. None when the <title> does not hold the headline."""
+    page_title, headline = _clean(page_title), _clean(headline)
+    if not page_title or not headline:
+        return ()
+    headline_key = key(headline)
+    parts = _split(page_title)
+    if len(parts) < 2 or not headline_key or headline_key not in key(page_title):
+        return ()
+    edges = dict.fromkeys((parts[0], parts[-1]))  # a middle part is a section or a byline ("by Jane Roe")
+    return tuple(part for part in edges if key(part) and key(part) not in headline_key and
+                 headline_key not in key(part) and len(part) <= MAX_AFFIX_CHARS)
+
+
 def _host_words(url: str | None) -> str:
     """The host's name as a key: its label before the top-level domain ("www.consumerreports.org" ->
     "consumerreports")."""

@@ -60,7 +60,7 @@ def test_structured_data_first_and_an_organisation_is_no_author():
     org = ('<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization",'
            '"name":"Example Gazette"}}</script><meta property="og:site_name" content="Example Gazette">')
     assert authors(page('<p class="byline">By Jane Roe</p>', head=org)) == ("Jane Roe",)
-    assert authors(page(head=org)) == ("Example Gazette",)  # nothing else named: the organisation stays
+    assert authors(page(head=org)) == ()  # the site stated as an organisation is the publisher, never the author
 
 
 def test_a_box_of_author_links_is_no_byline():
@@ -125,3 +125,67 @@ def test_a_source_is_no_author_and_an_editor_only_when_no_one_else_is_named():
 ])
 def test_names(text, expected):
     assert split_names(text) == expected
+
+
+ZH_TITLE = "城市新建人行桥正式通行"
+ZH_URL = "https://news.example.cn/a/1.html"
+# A lead paragraph opening with the agency's dateline and the reporter's credit, and a closing one ending with it.
+ZH_LEAD = ("<p>新华社北京3月5日电（记者 李明）"
+           + "市河道管理部门在一个阴天的早晨开放了新建的人行桥，市民在剪彩前就已经走过桥面。" * 5 + "</p>")
+ZH_CLOSING = ("<p>" + "附近居民说，新桥让去车站的路程缩短了一半。市政部门表示，通行一个月后将公布人流统计。" * 4
+              + "（总台记者 张倩）</p>")
+
+
+def zh_page(head: str = "", byline: str = "", body: str = BODY_ZH, after: str = "",
+            page_title: str = ZH_TITLE) -> str:
+    return (f"<html><head><title>{page_title}</title>{head}</head><body><div class='nav'><a href='/'>首页</a></div>"
+            f"<div class='main'><h1>{ZH_TITLE}</h1>{byline}{body}{after}</div></body></html>")
+
+
+def test_a_portals_outlet_is_no_author():
+    head = '<meta name="author" content="网易">'
+    dated = "<p>2022-02-13 09:57 来源：本地日报</p>"
+    assert authors(zh_page(head, dated, page_title=f"{ZH_TITLE}_网易新闻"), ZH_URL) == ()
+    with_reporter = zh_page(head, dated, body=BODY_ZH + "<p>（记者 李明）</p>", page_title=f"{ZH_TITLE}_网易新闻")
+    assert authors(with_reporter, ZH_URL) == ("李明",)
+
+
+def test_the_site_stated_as_an_organisation_is_no_author_and_a_person_beside_it_is():
+    site = '<meta property="og:site_name" content="Example Gazette">'
+    org = ('<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"NewsMediaOrganization",'
+           '"name":"Example Gazette"}}</script>')
+    assert authors(page(head=site + org)) == ()
+    both = ('<script type="application/ld+json">{"@type":"NewsArticle","author":[{"@type":"Person","name":"Jane Roe"},'
+            '{"@type":"Organization","name":"Example Gazette"}]}</script>')
+    assert authors(page(head=site + both)) == ("Jane Roe",)
+    other_org = ('<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization",'
+                 '"name":"Roe Research"}}</script>')
+    assert authors(page("<p>By Jane Roe</p>", head=other_org)) == ("Jane Roe",)  # a person before an organisation
+    assert authors(page(head=other_org)) == ("Roe Research",)  # not the site: the organisation when no one else is
+    shown = '<meta name="author" content="Example Gazette">'  # a meta author that is the site: a byline first
+    assert authors(page("<p>By Jane Roe</p>", head=site + shown)) == ("Jane Roe",)
+
+
+def test_the_reporter_not_the_editor():
+    editor_meta = '<meta name="author" content="孙桂芳">'
+    page_with_meta = zh_page(editor_meta, body=ZH_LEAD + BODY_ZH, after="<p>责任编辑：孙桂芳</p>")
+    assert authors(page_with_meta, ZH_URL) == ("李明",)
+    marked = zh_page(byline='<p class="show_author">责任编辑：<span>孙桂芳</span></p>', body=BODY_ZH + ZH_CLOSING)
+    assert authors(marked, ZH_URL) == ("张倩",)
+    people = zh_page(body=BODY_ZH + "<p>（记者 王建宏）</p>", after="<p>（责编：孙桂芳、岳弘彬）</p>")
+    assert authors(people, ZH_URL) == ("王建宏",)
+
+
+@pytest.mark.parametrize("body", [ZH_LEAD + BODY_ZH, BODY_ZH + ZH_CLOSING])
+def test_a_reporters_credit_inside_a_paragraph(body):
+    expected = ("李明",) if body.startswith(ZH_LEAD) else ("张倩",)
+    assert authors(zh_page(body=body, after="<p>责任编辑：孙桂芳</p>"), ZH_URL) == expected
+
+
+@pytest.mark.parametrize("widget", ['<div class="author-share"><a href="#">复制链接</a></div>',
+                                    '<div class="author-tools">分享到 微信 微博</div>',
+                                    '<div class="author">Taboola</div>',
+                                    '<div class="byline-widget">Outbrain</div>'])
+def test_widgets_in_byline_boxes_are_no_authors(widget):
+    assert authors(zh_page(byline=widget), ZH_URL) == ()
+    assert authors(page(widget)) == ()
