@@ -13,12 +13,11 @@ from newscorpus.core.extraction import punctuation as punctuation_method
 from newscorpus.core.extraction.block_tree import Block, build_blocks
 from newscorpus.core.extraction.bot_wall import MAX_WALL_CHARS, bot_wall
 from newscorpus.core.extraction.cleaning import clean_tree
-from newscorpus.core.extraction.line_kinds import line_kinds
+from newscorpus.core.extraction.line_kinds import line_kinds, prose_language
 from newscorpus.core.extraction.markup import read_markup
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata, head_metadata
 from newscorpus.core.extraction.page_kind import is_listing
 from newscorpus.core.extraction.parse import parse_html
-from newscorpus.core.text import detect_language
 
 __all__ = ["Extraction", "extract", "in_languages", "prepare_page", "PreparedPage", "PageFailure", "METHODS",
            "REASONS"]
@@ -285,6 +284,7 @@ def _extract(
     if budget.exceeded():
         return Extraction.failure("timeout", encoding, method)
     meta = byline_metadata(page_lines(blocks), head, lines)
+    kinds = line_kinds(body, blocks)
     return Extraction(
         title=meta.title,
         author=meta.author,
@@ -293,10 +293,10 @@ def _extract(
         modified_at=meta.modified_at,
         site_name=meta.site_name,
         body=body,
-        language=detect_language(body),
+        language=prose_language(lines, kinds),
         method=method,
         confidence=confidence(chars, total_chars, link_chars),
         reason=None,
         encoding=encoding,
-        line_kinds=line_kinds(body, blocks),
+        line_kinds=kinds,
     )

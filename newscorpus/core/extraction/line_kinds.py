@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 
 from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
+from newscorpus.core.text import language_of_texts
 
 CODE = "c"
 HEADING = "h"
@@ -57,6 +58,19 @@ def _code_class(names: str | None) -> bool:
     return _CODE_CLASS.search(names) is not None
 
 
+def is_code_block(block: Block) -> bool:
+    """A <pre>/<code> block, or one a code highlighter's class marks."""
+    return block.tag in CODE_TAGS or _code_class(block.class_names)
+
+
+def prose_language(lines: list[str], kinds: str) -> str | None:
+    """The language of a body's prose: of its lines that are not code (a Chinese post quoting English code is
+    Chinese), or of all of them when those tell none (a press release laid out in one <pre>)."""
+    prose = [line for line, kind in zip(lines, kinds, strict=False) if kind != CODE]
+    found = language_of_texts(prose) if len(prose) < len(lines) else None
+    return found or language_of_texts(lines)
+
+
 def _block_kind(blocks: list[Block], index: int, coded: dict[int, bool] | None = None) -> str:
     """The kind of the block's lines. `coded` caches, per block index, whether the block itself is code (tag or
     class): the lines of one body share their enclosing blocks, which would be asked up to 8 times each."""
@@ -69,7 +83,7 @@ def _block_kind(blocks: list[Block], index: int, coded: dict[int, bool] | None =
     while node >= 0 and steps < 8:  # the block or a near enclosing block is code
         code = coded.get(node)
         if code is None:
-            code = coded[node] = blocks[node].tag in CODE_TAGS or _code_class(blocks[node].class_names)
+            code = coded[node] = is_code_block(blocks[node])
         if code:
             return CODE
         node, steps = blocks[node].parent, steps + 1

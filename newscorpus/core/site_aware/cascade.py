@@ -24,7 +24,7 @@ from newscorpus.core.extraction import (
     region,
 )
 from newscorpus.core.extraction.block_tree import Block, build_blocks
-from newscorpus.core.extraction.line_kinds import line_kinds
+from newscorpus.core.extraction.line_kinds import line_kinds, prose_language
 from newscorpus.core.extraction.metadata import byline_metadata
 from newscorpus.core.extraction.page_kind import is_listing
 from newscorpus.core.site_aware import dom_diff, page_budget
@@ -38,7 +38,7 @@ from newscorpus.core.site_aware.skeleton import Skeleton, build_skeleton, conten
 from newscorpus.core.site_aware.templates import BODY, Observation, SiteTemplate, TemplateResult
 from newscorpus.core.site_aware.tree_similarity import istm, relaxed_istm
 from newscorpus.core.site_aware.url_similarity import MATCH_THRESHOLD, similarity, site_of
-from newscorpus.core.text import detect_language, tokenize
+from newscorpus.core.text import tokenize
 
 log = logging.getLogger(__name__)
 
@@ -420,6 +420,7 @@ class SiteAwareExtractor:
         meta = byline_metadata(page_lines(page.blocks), page.head, body.split("\n"))
         title = self._title(page, applied, template)
         template_author = applied.values.get("author") if applied else None
+        kinds = line_kinds(body, page.blocks)
         published = (applied.values.get("time") if applied else None) or meta.published_at
         return Extraction(
             title=title,
@@ -429,12 +430,12 @@ class SiteAwareExtractor:
             modified_at=meta.modified_at,
             site_name=meta.site_name,
             body=body,
-            language=detect_language(body),
+            language=prose_language(body.split("\n"), kinds),
             method=method,
             confidence=_page_confidence(body, page.blocks),
             reason=None,
             encoding=page.encoding,
-            line_kinds=line_kinds(body, page.blocks),
+            line_kinds=kinds,
         )
 
 

@@ -147,3 +147,13 @@ def test_the_tuned_constants_follow_the_language_of_the_page() -> None:
     assert region.tuned_constants(None) == module_values  # a language it cannot tell
     assert region.tuned_constants("ru") == module_values  # a language without values of its own
     assert region.tuned_constants("zh") == module_values | region.LANGUAGE_CONSTANTS["zh"]
+
+
+def test_the_pages_language_is_its_prose_not_its_code() -> None:
+    from newscorpus.core.extraction import region
+
+    code = "\n".join(f"def handler_{n}(request, response):\n    return response.write(request.body)" for n in range(30))
+    root = parse_html(_page("用 Python 写一个简单的服务器", "".join(f"<p>{p}</p>" for p in ZH_PARAGRAPHS)
+                            + f"<pre><code>{code}</code></pre>"))
+    clean_tree(root)
+    assert region.page_language(build_blocks(root)) == "zh"
