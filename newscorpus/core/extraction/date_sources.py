@@ -46,7 +46,9 @@ PUBLISHED_LABEL = re.compile(
 
 @dataclass(frozen=True)
 class DateCandidate:
-    source: str  # "jsonld", "meta", "itemprop", "time", "marked", "line", "url"
+    # "jsonld", "meta", "itemprop", "time", "marked", "line", "url"; "above" (an unlabelled date above the headline),
+    # "story" (in a sentence of the story), "tail", "month", "htmldate"
+    source: str
     value: str  # ISO 8601 as parse_date returns it
     kind: str  # "published", "modified" or "unlabelled"
 
@@ -129,11 +131,37 @@ def _itemprop_dates(markup: PageMarkup, today: date | None, found: list[DateCand
     return dates
 
 
+# A dated element in one of these dates another story: a related or recommended list, a sidebar.
+# Not "sidebar" or "widget" (layouts name the article's column so: ncsc.gov.uk's "c-layout-sidebar-bottom"), not
+# <footer> (an article's own "entry-footer" holds its date) and not <a> (a blog's date is its permalink): each lost
+# wcxb_train pages (`newscorpus eval metadata`).
+OTHER_STORIES = re.compile(r"related|recommend|popular|trending|more-?stories|read-?more|also-?read|teaser|"
+                           r"hot-?news|most-?read", re.IGNORECASE)
+OTHER_STORIES_DEPTH = 8  # ancestors looked at
+OTHER_STORIES_TAGS = frozenset({"aside", "nav"})
+
+
+def dates_another_story(element) -> bool:
+    """Whether a dated element sits in an <aside>/<nav> or a box whose class/id names other stories
+    (OTHER_STORIES), below the article's own <article>/<main>."""
+    node = element
+    for _ in range(OTHER_STORIES_DEPTH):
+        node = node.getparent()
+        if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html", "article", "main"):
+            return False
+        if node.tag in OTHER_STORIES_TAGS or OTHER_STORIES.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
+            return True
+    return False
+
+
 def _element_dates(markup: PageMarkup, today: date | None, found: list[DateCandidate]) -> list[DateCandidate]:
-    """The first <time> and the first date-classed element that hold a date, labelled by the words around them."""
+    """The first <time> and the first date-classed element that hold a date, labelled by the words around them;
+    not one that dates another story (dates_another_story)."""
     dates = []
     for source, elements in (("time", markup.times), ("marked", markup.date_marked)):
         for element in elements:
+            if dates_another_story(element):
+                continue
             parsed = _attribute_or_text(element, today)
             if parsed:
                 dates.append(DateCandidate(source, parsed, _label_kind(_label_text(element))))
@@ -180,6 +208,43 @@ def line_dates(lines: list[str], today: date | None = None, source: str = "line"
             continue
         position = _date_position(line)
         found.append(DateCandidate(source, parsed, _label_kind(label[:position] if position else label)))
+    return found
+
+
+# A sentence of the story, not a byline: a Latin line of STORY_MIN_WORDS words or more that ends as a sentence
+# does, or a Chinese one of STORY_MIN_HAN Han characters or more with a comma or a full stop. Its dates are the
+# story's (an event, a quoted report), taken only where the page states no other date.
+STORY_MIN_WORDS = 8
+STORY_MIN_HAN = 20
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)）]*\s*$")
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+
+
+def story_line(line: str) -> bool:
+    if "，" in line or "。" in line:
+        return len(_HAN_CHAR.findall(line)) >= STORY_MIN_HAN
+    return len(line.split()) >= STORY_MIN_WORDS and _SENTENCE_END.search(line) is not None
+
+
+# Today's date in a page's header names the weekday: "2026年12月7日 星期一", "Monday, December 7, 2026".
+WEEKDAY = re.compile(r"星期[一二三四五六日天]|周[一二三四五六日]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+                     re.IGNORECASE)
+
+
+def byline_dates(above: list[str], below: list[str], today: date | None = None) -> list[DateCandidate]:
+    """line_dates of the byline window: the lines above the headline and those from it on. An unlabelled date
+    with its weekday above the headline (today's date in the page's header) is "above", a date in a sentence of
+    the story "story"; both are taken only where no other source states a date (PUBLISHED_FALLBACKS)."""
+    found: list[DateCandidate] = []
+    for lines, over in ((above, True), (below, False)):
+        story = [line for line in lines if story_line(line)]
+        bylines = [line for line in lines if not story_line(line)] if story else lines
+        headers = {parse_date(line, today) for line in bylines if WEEKDAY.search(line)} if over else set()
+        for candidate in line_dates(bylines, today):
+            header = candidate.kind == "unlabelled" and candidate.value in headers
+            found.append(DateCandidate("above", candidate.value, candidate.kind) if header else candidate)
+        if story:
+            found.extend(line_dates(story, today, source="story"))
     return found
 
 
@@ -297,7 +362,8 @@ def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str,
 
 # Where the publication date is looked for, in order, when neither a structured nor a visible one is stated:
 # (sources, kinds).
-PUBLISHED_FALLBACKS = ((("url",), ("published",)), (("tail",), ("published", "unlabelled")),
+PUBLISHED_FALLBACKS = ((("url",), ("published",)), (("above",), ("unlabelled",)),
+                       (("tail",), ("published", "unlabelled")), (("story",), ("published", "unlabelled")),
                        (("htmldate",), ("published",)))
 
 
@@ -309,13 +375,20 @@ def _corrected(candidates: list[DateCandidate], structured: DateCandidate, visib
       the gold follows the UTC day), the one that is the same instant as the UTC stamp when there is one (Yoast's
       JSON-LD states the UTC wall time with the site's offset: coolshell.cn);
     - a structured date equal to the modified date (a build stamp) yields to an earlier visible date (+6 pages net
-      on wcxb_train, `newscorpus eval metadata`)."""
+      on wcxb_train, `newscorpus eval metadata`), unless a visible source shows the structured day too."""
     if visible is None:
         return structured
     apart = (calendar_day(structured.value) - calendar_day(visible.value)).days
     local = _local_time(candidates, structured.value) if utc_stated(structured.value) else None
     if local is not None and abs((calendar_day(structured.value) - calendar_day(local.value)).days) == 1:
         return local
-    if modified is not None and same_day(structured.value, modified.value) and apart > 0:
+    if modified is not None and same_day(structured.value, modified.value) and apart > 0 and \
+            not _shown(candidates, structured.value):
         return visible
     return structured
+
+
+def _shown(candidates: list[DateCandidate], value: str) -> bool:
+    """Whether a visible source shows the page's day `value` (its <time>, a dated element, a byline line): the
+    structured date is then the page's, not a build stamp."""
+    return any(c.source in VISIBLE_SOURCES and c.kind != "modified" and same_day(c.value, value) for c in candidates)

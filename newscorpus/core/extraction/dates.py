@@ -63,6 +63,11 @@ DAY_FIRST = re.compile(
 # 2023 Jan 7 (citation style)
 YEAR_MONTH_DAY = re.compile(r"(?<!\d)" + _YEAR + r",?\s+" + _MONTH + r"(?![^\W\d_])\s*" + _ORDINAL + r"(?!\d)" + _CLOCK,
                             re.IGNORECASE)
+# 18-03-08 10:23, 发布时间：18-03-08 (two-digit year first, as Chinese portals and forums write it; day-first and
+# month-first short dates use dots or slashes): read only with a clock after it or a publication label before it,
+# so a score or a part number is no date.
+SHORT_YEAR_FIRST = re.compile(r"(?<![\d./:-])(\d{2})-(\d{1,2})-(\d{1,2})(?![\d./-])" + _CLOCK)
+SHORT_YEAR_LABEL = re.compile(r"(?:发布|发表|时间|日期|更新|posted|published|date)\s*[:：]?\s*$", re.IGNORECASE)
 # Chinese dates without a year are not read; 二〇二二年 spelled numerals are rare on news pages and not read.
 # Dates in URLs: /2024/05/20/, /2024-05-20-, /20240520/ (eight digits between separators).
 URL_DATE = re.compile(r"(?<![\d])((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?![\d])")
@@ -111,8 +116,11 @@ def parse_date(text: str | None, today: date | None = None) -> str | None:
     DATE_READERS in turn looks for a date before the earliest found so far; a date at the text's start ends the
     search.
     """
-    if not text or _YEAR_DIGITS.search(text) is None:  # every spelling has a 4-digit year: most lines stop here
+    if not text:
         return None
+    if _YEAR_DIGITS.search(text) is None:  # every spelling but the short year-first one has a 4-digit year
+        found = _short_year_first(text[:2000], None, today) if "-" in text else None
+        return found[1] if found is not None else None
     text = text[:2000]
     best: tuple[int, str] | None = None
     for reader in DATE_READERS:
@@ -203,8 +211,25 @@ def _read_match(pattern: re.Pattern, match: re.Match, today: date | None) -> str
     return _iso(valid, *clock) if valid else None
 
 
+def _short_year_first(text: str, before: int | None, today: date | None) -> DateRead | None:
+    """The first two-digit-year date (18-03-08 -> 2018-03-08) with a clock after it or a publication label before
+    it, when it is a valid date; the century is the one that puts it on or before today."""
+    for match in SHORT_YEAR_FIRST.finditer(text):
+        if before is not None and match.start() >= before:
+            return None
+        short, month, day, *clock = match.groups()
+        if clock[0] is None and not SHORT_YEAR_LABEL.search(text, 0, match.start()):
+            continue
+        this_year = (today or date.today()).year
+        year = 2000 + int(short) if 2000 + int(short) <= this_year else 1900 + int(short)
+        valid = _valid(year, int(month), int(day), today)
+        if valid:
+            return match.start(), _iso(valid, *clock)
+    return None
+
+
 # The readers parse_date asks, in order: ISO stamps, year-first dates (each only its first match), then the first
-# valid date of each other spelling.
+# valid date of each other spelling, and last a two-digit year first.
 DATE_READERS = (
     _iso_date,
     _year_first_date,
@@ -212,6 +237,7 @@ DATE_READERS = (
     _first_valid(MONTH_FIRST),
     _first_valid(DAY_FIRST),
     _first_valid(YEAR_MONTH_DAY),
+    _short_year_first,
 )
 
 

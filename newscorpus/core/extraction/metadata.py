@@ -82,14 +82,22 @@ def head_metadata(root: etree._Element, url: str | None = None, today: date | No
 def byline_window(lines: list[str], found: Metadata, body: list[str] | None = None) -> list[str]:
     """The short lines around the headline; without a located headline, around the body's first line (when the
     body is known), else the page's first lines."""
+    above, below = byline_windows(lines, found, body)
+    return above + below
+
+
+def byline_windows(lines: list[str], found: Metadata,
+                   body: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """byline_window in two parts: the lines above the located headline, and those from it on (all of them in the
+    second part without a located headline)."""
     start = _headline_line(lines, found)
     if start is not None:
-        window = lines[max(0, start - LINES_ABOVE_HEADLINE): start + LINES_BELOW_HEADLINE]
-    else:
-        begin = _line_index(lines, body[0]) if body else None
-        window = lines[max(0, begin - LINES_BEFORE_BODY): begin + LINES_BELOW_HEADLINE] if begin is not None \
-            else lines[:LINES_BELOW_HEADLINE]
-    return _short_lines(window)
+        return (_short_lines(lines[max(0, start - LINES_ABOVE_HEADLINE): start]),
+                _short_lines(lines[start: start + LINES_BELOW_HEADLINE]))
+    begin = _line_index(lines, body[0]) if body else None
+    window = lines[max(0, begin - LINES_BEFORE_BODY): begin + LINES_BELOW_HEADLINE] if begin is not None \
+        else lines[:LINES_BELOW_HEADLINE]
+    return [], _short_lines(window)
 
 
 def _short_lines(window: list[str]) -> list[str]:
@@ -168,9 +176,10 @@ def byline_metadata(lines: list[str], found: Metadata, body: list[str] | None = 
     timestamp."""
     if found.title_source != "h1" and found.stated_titles:
         found.title = titles.visible_title(lines, found.stated_titles, found.site_names) or found.title
-    window = byline_window(lines, found, body)
+    above, below = byline_windows(lines, found, body)
+    window = above + below
     tail = tail_window(lines, body)
-    candidates = found.markup_dates + date_sources.line_dates(window, today) + \
+    candidates = found.markup_dates + date_sources.byline_dates(above, below, today) + \
         date_sources.line_dates(tail, today, source="tail")
     authors = found.markup_authors + bylines.line_authors(window) + bylines.line_authors(tail, source="tail")
     if not candidates:  # measured: where only a modified date is stated, it beats htmldate (.57 vs .48 exact)

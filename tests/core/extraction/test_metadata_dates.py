@@ -150,3 +150,63 @@ def test_a_listing_keeps_its_json_ld_date():
     result = extract(listing, "https://example.com/town/")
     assert not result.is_article and result.reason == "listing_page"
     assert result.published_at == "2024-03-05T08:30:00+08:00"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("18-03-08 10:23", "2018-03-08T10:23:00"),           # a two-digit year first, as zh portals write it
+    ("发布时间：18-03-08", "2018-03-08"),                # a label before it
+    ("Posted: 99-12-31", "1999-12-31"),                 # the century that puts it before today
+    ("比分 18-03-08", None),                             # neither a clock nor a label: no date
+    ("18.03.08 10:23", None),                           # dotted short dates are day-first elsewhere: not read
+])
+def test_a_two_digit_year_first(text, expected):
+    assert parse_date(text, TODAY) == expected
+
+
+def test_a_two_digit_year_on_a_page_is_read_year_first():
+    zh = PAGE.format(title="城市新建人行桥正式通行", head="", nav="", after="",
+                     byline="<div class='info'>发布时间：18-03-08 10:23 来源：本地日报</div>")
+    assert extract(zh, "https://example.cn/a/1.html").published_at == "2018-03-08T10:23:00"
+
+
+STAMP = ('<meta property="article:published_time" content="2024-05-20T09:00:00+00:00">'
+         '<meta property="article:modified_time" content="2024-05-20T09:00:00+00:00">'
+         '<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-05-20T09:00:00+00:00",'
+         '"dateModified":"2024-05-20T09:00:00+00:00"}</script>')
+QUOTED = "<p>Five years after the plan of March 5, 2019, the bridge opens to walkers and cyclists.</p>"
+
+
+@pytest.mark.parametrize("byline", [
+    QUOTED + "<p>By Jane Roe | May 20, 2024</p>",                        # the visible date agrees
+    "<p>By Jane Roe</p>" + QUOTED,                                       # only the story states another day
+])
+def test_a_date_quoted_in_the_story_never_overrides_the_pages_own(byline):
+    result = extract(page(head=STAMP, byline=byline), "https://example.com/story")
+    assert result.published_at == "2024-05-20T09:00:00+00:00"
+
+
+def test_a_story_date_is_the_last_resort():
+    assert extract(page(byline="<p>By Jane Roe</p>" + QUOTED), "https://example.com/story").published_at == \
+        "2019-03-05"
+
+
+RELATED = ('<aside class="related"><ul><li><a href="/older">An older story <time datetime="2023-01-02">Jan 2, 2023'
+           '</time></a></li></ul></aside>')
+
+
+@pytest.mark.parametrize("head", [STAMP, ""])
+def test_a_related_storys_date_is_not_the_pages(head):
+    result = extract(page(head=head, byline='<p>By Jane Roe</p><span class="post-date">Published May 20, 2024</span>',
+                          nav=RELATED), "https://example.com/story")
+    assert result.published_at.startswith("2024-05-20")
+
+
+@pytest.mark.parametrize(("header", "byline", "title"), [
+    ("<div class='topbar'>Monday, December 7, 2026</div>", '<span class="post-date">May 20, 2024</span>',
+     "Footbridge opens over the river"),
+    ("<div class='top'>2026年12月7日 星期一</div>",
+     "<div class='info'><span class='time'>2024-05-20 09:57</span></div>", "城市新建人行桥正式通行"),
+])
+def test_todays_date_in_the_header_is_not_the_pages(header, byline, title):
+    assert extract(page(title=title, byline=byline, nav=header), "https://example.com/story").published_at \
+        .startswith("2024-05-20")

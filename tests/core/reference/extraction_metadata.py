@@ -160,9 +160,12 @@ def markup_dates_every_name(page_markup: PageMarkup, today: date | None = None) 
 
 def parse_date_every_pattern(text: str | None, today: date | None = None) -> str | None:
     """dates.parse_date scanning every pattern, after a date at the text's start too."""
-    if not text or dates._YEAR_DIGITS.search(text) is None:
+    if not text:
         return None
     text = text[:2000]
+    short = dates._short_year_first(text, None, today)
+    if dates._YEAR_DIGITS.search(text) is None:
+        return short[1] if short else None
     found = []
     match = dates.ISO.search(text)
     if match:
@@ -184,4 +187,6 @@ def parse_date_every_pattern(text: str | None, today: date | None = None) -> str
             if value:
                 found.append((match.start(), value))
                 break
+    if short and (not found or short[0] < min(found)[0]):
+        found.append(short)
     return min(found)[1] if found else None
