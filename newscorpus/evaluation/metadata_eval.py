@@ -28,6 +28,7 @@ class MetaItem:
     title: str | None
     author: str | None
     date: str | None
+    domain: str | None = None  # the manifest's `domain`, for the site folds (extraction_eval.site_key)
 
     @property
     def site(self) -> str:
@@ -74,7 +75,8 @@ def load_items(directories: Iterable[str | Path]) -> list[MetaItem]:
             if title is None and entry.get("gold_has_title"):
                 title = _first_line(directory / f"{entry['stem']}.txt")
             items.append(MetaItem(name, entry["stem"], html_path, entry.get("url"), entry.get("lang") or "", title,
-                                  gold_value(entry.get("author")), gold_value(entry.get("date"))))
+                                  gold_value(entry.get("author")), gold_value(entry.get("date")),
+                                  entry.get("domain")))
     if not items:
         raise DatasetError("no labelled pages found")
     return items
