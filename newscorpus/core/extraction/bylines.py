@@ -318,6 +318,8 @@ MIN_SITE_KEY_LATIN = 5
 def is_site_name(name: str, site_keys: set[str]) -> bool:
     """Whether a name is one the page gives its site: the same key, or one key holding the other (a portal's short
     name: 网易 in 网易新闻; "TopGear.com" beside "TopGear"). A Chinese person's name counts only when equal."""
+    if not site_keys:
+        return False
     name_text = name_key(name)
     if not name_text:
         return False
@@ -379,6 +381,8 @@ def choose_authors(candidates: list[AuthorCandidate], site_names: set[str],
                    order: tuple[str, ...] = AUTHOR_ORDER) -> tuple[str, ...]:
     """The first person-like candidate in AUTHOR_ORDER; the site or an organisation (stated, or by its words) only
     when nothing else. What AUTHOR_REJECTIONS rejects (the site as publisher, the editor under another source) never."""
+    if not candidates:
+        return ()
     context = AuthorContext(
         frozenset(k for k in (name_key(n) for n in site_names if n) if k),
         frozenset(name_key(n) for c in candidates if c.source == "editor" for n in c.names),

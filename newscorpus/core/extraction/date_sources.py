@@ -12,6 +12,7 @@ from datetime import date, datetime
 
 from newscorpus.core.extraction.dates import calendar_day, parse_date, parse_month, url_date, utc_stated
 from newscorpus.core.extraction.markup import PageMarkup, article_objects, text_of
+from newscorpus.core.text import HAN_UNIFIED, characters
 
 PUBLISHED_META = (
     "article:published_time", "og:article:published_time", "og:published_time", "published_time",
@@ -217,7 +218,8 @@ def line_dates(lines: list[str], today: date | None = None, source: str = "line"
 STORY_MIN_WORDS = 8
 STORY_MIN_HAN = 20
 _SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)）]*\s*$")
-_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_HAN_CHAR = re.compile(f"[{characters(HAN_UNIFIED)}]")
+_TWO_DIGITS = re.compile(r"\d\d")  # every date parse_date reads has two digits in a row
 
 
 def story_line(line: str) -> bool:
@@ -237,7 +239,7 @@ def byline_dates(above: list[str], below: list[str], today: date | None = None) 
     the story "story"; both are taken only where no other source states a date (PUBLISHED_FALLBACKS)."""
     found: list[DateCandidate] = []
     for lines, over in ((above, True), (below, False)):
-        story = [line for line in lines if story_line(line)]
+        story = [line for line in lines if _TWO_DIGITS.search(line) and story_line(line)]  # a dateless line: moot
         bylines = [line for line in lines if not story_line(line)] if story else lines
         headers = {parse_date(line, today) for line in bylines if WEEKDAY.search(line)} if over else set()
         for candidate in line_dates(bylines, today):

@@ -58,17 +58,13 @@ def _code_class(names: str | None) -> bool:
     return _CODE_CLASS.search(names) is not None
 
 
-def is_code_block(block: Block) -> bool:
-    """A <pre>/<code> block, or one a code highlighter's class marks."""
-    return block.tag in CODE_TAGS or _code_class(block.class_names)
-
-
 def prose_language(lines: list[str], kinds: str) -> str | None:
     """The language of a body's prose: of its lines that are not code (a Chinese post quoting English code is
     Chinese), or of all of them when those tell none (a press release laid out in one <pre>)."""
+    if CODE not in kinds:  # most bodies: no line to leave out
+        return language_of_texts(lines)
     prose = [line for line, kind in zip(lines, kinds, strict=False) if kind != CODE]
-    found = language_of_texts(prose) if len(prose) < len(lines) else None
-    return found or language_of_texts(lines)
+    return language_of_texts(prose) or language_of_texts(lines)
 
 
 def _block_kind(blocks: list[Block], index: int, coded: dict[int, bool] | None = None) -> str:
@@ -83,7 +79,7 @@ def _block_kind(blocks: list[Block], index: int, coded: dict[int, bool] | None =
     while node >= 0 and steps < 8:  # the block or a near enclosing block is code
         code = coded.get(node)
         if code is None:
-            code = coded[node] = is_code_block(blocks[node])
+            code = coded[node] = blocks[node].tag in CODE_TAGS or _code_class(blocks[node].class_names)
         if code:
             return CODE
         node, steps = blocks[node].parent, steps + 1

@@ -70,7 +70,7 @@ def head_metadata(root: etree._Element, url: str | None = None, today: date | No
     # The names the page gives its site (never an author): stated (og:site_name, JSON-LD), its logo heading, and the
     # parts of its <title> beside the headline.
     result.site_names = tuple(dict.fromkeys(
-        name for name in (*choice.site_names, choice.site_name, *titles.logo_texts(markup),
+        name for name in (*choice.site_names, choice.site_name, *choice.site_texts,
                           *titles.title_affixes(markup.title, choice.title)) if name))
     result.markup_dates = date_sources.markup_dates(markup, today) + date_sources.url_candidates(url, today)
     result.markup_authors = bylines.markup_authors(markup)
@@ -103,13 +103,11 @@ def byline_windows(lines: list[str], found: Metadata,
 def _short_lines(window: list[str]) -> list[str]:
     """The window's byline-sized lines; of a longer line (prose), only the reporter's credit at its start or end
     ("新华社北京3月5日电（记者 李明）…", "…。（总台记者 张倩）")."""
-    short = []
-    for line in window:
-        if len(line) <= BYLINE_MAX_CHARS:
-            short.append(line)
-        else:
-            short.extend(bylines.prose_credits(line))
-    return short
+    short = [line for line in window if len(line) <= BYLINE_MAX_CHARS]
+    if len(short) == len(window):  # no prose line in the window
+        return short
+    return [piece for line in window for piece in
+            ((line,) if len(line) <= BYLINE_MAX_CHARS else bylines.prose_credits(line))]
 
 
 def tail_window(lines: list[str], body: list[str] | None) -> list[str]:

@@ -18,7 +18,7 @@ from operator import attrgetter
 from newscorpus.core.extraction import block_classifier
 from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 from newscorpus.core.extraction.headline import find_headline, item_end
-from newscorpus.core.extraction.line_kinds import is_code_block
+from newscorpus.core.extraction.line_kinds import CODE_TAGS
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value
 from newscorpus.core.extraction.region_trim import MAX_LINK_DENSITY, Trim, hint_dropped, kept_lines, trim_region
 from newscorpus.core.text import HAN_UNIFIED, characters, language_of_texts
@@ -80,9 +80,11 @@ def tuned_constants(language: str | None) -> dict[str, float]:
 
 
 def page_language(blocks: list[Block], english: bool = True) -> str | None:
-    """The language of the page's text (its blocks' but code's), as `detect_language` tells it from the blocks that
-    fill its sample (language_of_texts; `english` as there)."""
-    return language_of_texts((block.text for block in blocks if block.text and not is_code_block(block)), english)
+    """The language of the page's text (its blocks' but <pre>/<code>'s), as `detect_language` tells it from the
+    blocks that fill its sample (language_of_texts; `english` as there)."""
+    # <pre>/<code> by tag alone: the class test of line_kinds, asked of every block until the sample is full, cost
+    # 1 % of the CPU per page (benchmarks/extraction_cpu_ab.py), and highlighters nest their code in <pre> mostly
+    return language_of_texts((block.text for block in blocks if block.text and block.tag not in CODE_TAGS), english)
 
 
 @dataclass

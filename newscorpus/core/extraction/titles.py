@@ -54,6 +54,7 @@ class TitleChoice:
     # and site_names(markup, url).
     stated_texts: tuple[str, ...] = field(default=(), compare=False)
     site_names: tuple[str, ...] = field(default=(), compare=False)
+    site_texts: tuple[str, ...] = field(default=(), compare=False)  # site_names and the logo headings' texts
 
 
 def _clean(text: str | None) -> str | None:
@@ -275,7 +276,7 @@ def choose_title(markup: PageMarkup, url: str | None = None) -> TitleChoice:
     headings = _heading_candidates(markup, sites, host)
     site = sites[0] if sites else _inferred_site(stated, cleaned)
     kept = tuple(dict.fromkeys(text for _, text in cleaned))
-    read = (tuple(text for _, text in stated), tuple(named))
+    read = (tuple(text for _, text in stated), tuple(named), tuple(sites))
     for heading in headings:
         if any(_agrees(heading, text) for _, text in cleaned + stated):
             return TitleChoice(_as_stated(heading, cleaned), site, "h1", kept, *read)
