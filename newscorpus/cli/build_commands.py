@@ -163,12 +163,21 @@ def run_search(args) -> int:
     _check_date_range(args)
     dsn = open_database(args)
     check_site(dsn, args.site)
+    bars: list[Counter] = []
+
+    def indexing(done: int, total: int) -> None:  # a bar only when articles were queued for indexing
+        if not bars:
+            bars.append(Counter("indexing new articles for search", "article", total=total))
+        bars[0].update(done)
+
     try:
-        with Counter("indexing new articles for search", "article") as indexing:
-            hits = search(dsn, args.query, site=args.site, since=args.since, until=args.until, limit=args.limit,
-                          progress=indexing.update)
+        hits = search(dsn, args.query, site=args.site, since=args.since, until=args.until, limit=args.limit,
+                      progress=indexing)
     except DatabaseError as error:
         raise CommandError(str(error)) from None
+    finally:
+        for bar in bars:
+            bar.close()
     for number, hit in enumerate(hits, 1):
         when = (hit.published_at or hit.first_seen).strftime("%Y-%m-%d")
         if args.json:

@@ -1,5 +1,5 @@
-"""The full-text search table article_search in Postgres (queries in store/sql/search.sql): the published articles
-still to index, writing their vectors, and the ranked search itself."""
+"""The full-text search table article_search in Postgres (queries in store/sql/search.sql): the queue of articles
+to index (fed by triggers, migrations/0015), writing their vectors, and the ranked search itself."""
 
 from __future__ import annotations
 
@@ -11,25 +11,75 @@ from newscorpus.store.connection import connect
 from newscorpus.store.sql import query
 
 
-def articles_to_index(connection: psycopg.Connection, after_id: int, batch_size: int) -> list[tuple]:
-    """(id, title, body, revised_at) of up to ``batch_size`` published articles after ``after_id`` with no search
-    row, or revised since they were indexed, by id."""
-    return connection.execute(query("search.articles_to_index"),
-                              {"after_id": after_id, "batch_size": batch_size}).fetchall()
+def queued_articles(connection: psycopg.Connection, batch_size: int) -> list[tuple[int, int]]:
+    """(article_id, change) of up to ``batch_size`` queued articles, by id."""
+    return connection.execute(query("search.queued_articles"), {"batch_size": batch_size}).fetchall()
 
 
-def write_search_rows(connection: psycopg.Connection, rows: list[dict]) -> None:
-    """Upsert the search rows (article_id, segmented title and body, revised_at) in one transaction."""
+def queued_count(connection: psycopg.Connection) -> int:
+    """How many articles are queued for indexing."""
+    return connection.execute(query("search.queued_count")).fetchone()[0]
+
+
+def published_texts(connection: psycopg.Connection, ids: list[int]) -> list[tuple]:
+    """(id, title, body, revised_at) of those of ``ids`` that are in the published corpus."""
+    return connection.execute(query("search.published_texts"), {"ids": ids}).fetchall()
+
+
+def write_search_batch(connection: psycopg.Connection, rows: list[dict], removed: list[int],
+                       queued: list[tuple[int, int]]) -> None:
+    """In one transaction: upsert the search rows (article_id, segmented title and body, revised_at), delete
+    those of the ``removed`` (unpublished) articles, and take the ``queued`` (article_id, change) off the queue."""
     with connection.transaction(), connection.cursor() as cursor:
-        cursor.executemany(query("search.upsert_article_search"), rows)
+        if rows:
+            cursor.executemany(query("search.upsert_article_search"), rows)
+        if removed:
+            cursor.execute(query("search.delete_article_search"), {"ids": removed})
+        cursor.execute(query("search.dequeue_articles"),
+                       {"ids": [article_id for article_id, _ in queued], "changes": [change for _, change in queued]})
+
+
+def candidate_floor(low: int, high: int, first_window: int, candidates: int, found: list[int]) -> int:
+    """The next id floor of the search's window of newest articles, after windows that held ``found`` candidates
+    (none yet: the first window). The window grows by what the last one's density predicts (x1.5 for safety,
+    x2 to x64), so a common word needs one window and a rare one reaches the whole index at the second."""
+    window = first_window
+    for count in found:
+        predicted = window * candidates * 3 // (2 * max(count, 1))
+        window = min(window * 64, max(window * 2, predicted))
+    return high - window if high - window >= low else low - 1
 
 
 def search_articles(dsn: str, expression: str, *, site: str | None = None, since: date | None = None,
-                    until: date | None = None, limit: int = 20) -> list[tuple]:
+                    until: date | None = None, limit: int = 20, candidates: int = 1000,
+                    first_window: int = 32_000) -> list[tuple]:
     """(id, site, url, title, published_at, first_seen, language, body, rank) of the published articles matching
-    the ``to_tsquery`` ``expression``, best first."""
+    the ``to_tsquery`` ``expression``, best first: ``ranked_matches`` on a connection of its own."""
     with connect(dsn) as connection:
-        return connection.execute(
-            query("search.search_articles"),
-            {"query": expression, "site": site, "since": since, "until": until, "limit": limit},
-        ).fetchall()
+        return ranked_matches(connection, expression, site=site, since=since, until=until, limit=limit,
+                              candidates=candidates, first_window=first_window)
+
+
+def ranked_matches(connection: psycopg.Connection, expression: str, *, site: str | None = None,
+                   since: date | None = None, until: date | None = None, limit: int = 20, candidates: int = 1000,
+                   first_window: int = 32_000) -> list[tuple]:
+    """The search's rows, ranked among the newest ``candidates`` matches (by article id). They are looked for
+    among the newest ``first_window`` articles first, in wider windows after (``candidate_floor``)."""
+    with connection.transaction():
+        connection.execute(query("search.serial_plans"))
+        low, high = connection.execute(query("search.indexed_id_range")).fetchone()
+        if high is None:
+            return []
+        found: list[int] = []
+        while True:
+            floor = candidate_floor(low, high, first_window, candidates, found)
+            rows = connection.execute(
+                query("search.search_articles"),
+                {"query": expression, "site": site, "since": since, "until": until, "limit": limit,
+                 "candidates": candidates, "floor": floor},
+                prepare=False,  # planned with the words' frequencies and the floor each time, never generically
+            ).fetchall()
+            count = rows[0][-1] if rows else 0
+            if count >= candidates or floor < low:
+                return [row[:-1] for row in rows]
+            found.append(count)

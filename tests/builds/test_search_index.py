@@ -29,8 +29,11 @@ def test_indexing_is_incremental(crawled_demo):
     index_search(dsn)
     assert index_search(dsn)["articles_indexed"] == 0
     with psycopg.connect(dsn) as connection:
-        connection.execute("UPDATE articles SET updated_at = greatest(updated_at, cleaned_at) + interval '1 second' "
+        connection.execute("UPDATE articles SET updated_at = updated_at + interval '1 second' "
                            "WHERE id = (SELECT min(id) FROM articles)")
+    assert index_search(dsn)["articles_indexed"] == 0  # the same text: nothing to index again
+    with psycopg.connect(dsn) as connection:
+        connection.execute("UPDATE articles SET title = title || ' revised' WHERE id = (SELECT min(id) FROM articles)")
     assert index_search(dsn)["articles_indexed"] == 1
     with psycopg.connect(dsn) as connection:
         indexed, articles = connection.execute(
