@@ -48,9 +48,9 @@ SET LOCAL max_parallel_workers_per_gather = 0
 -- name: search_articles
 -- The query arrives as a to_tsquery expression built by newscorpus.core.search_terms.query_expression:
 -- segmented like the indexed text, every part of the user's query must occur. Only the newest %(candidates)s
--- matches with an id above %(floor)s are ranked; newscorpus.store.search.search_articles lowers the floor until
--- there are that many or it is below every id. With a floor near the top the planner ANDs the GIN bitmap with the
--- id range (or walks the primary key backwards, for a common word), so no search reads every match's row. The
+-- matches with an id above %(floor)s are ranked; newscorpus.store.search.ranked_matches lowers the floor until
+-- there are that many or it is below every id. With a floor near the top the planner ANDs the GIN bitmap with
+-- the id range, or walks the primary key backwards (a common word), so no search reads every match's row. The
 -- tsquery is written out (not a CTE) so the planner sees the words and their frequencies. Last column: how many
 -- candidates there were.
 WITH candidates AS MATERIALIZED (
