@@ -10,10 +10,6 @@ import psycopg
 from newscorpus.store.connection import connect
 from newscorpus.store.sql import query
 
-# Newest articles looked at first, for 1,000 candidates: a word in 3 % of them needs no second window (at 300k
-# articles, benchmarks/search_scale.py: 9.6 ms for such a word against 28 ms from 16,000 and 50 ms from 8,000).
-FIRST_WINDOW = 32_000
-
 
 def queued_articles(connection: psycopg.Connection, batch_size: int) -> list[tuple[int, int]]:
     """(article_id, change) of up to ``batch_size`` queued articles, by id."""
@@ -43,40 +39,45 @@ def write_search_batch(connection: psycopg.Connection, rows: list[dict], removed
                        {"ids": [article_id for article_id, _ in queued], "changes": [change for _, change in queued]})
 
 
-def candidate_floor(low: int, high: int, first_window: int, candidates: int, found: list[int]) -> int:
-    """The id floor of the search's next window of newest articles, after windows that held ``found`` candidates
-    (none yet: ``first_window``). Each next window is what the last one's density predicts for 1.5 times
-    ``candidates`` (at least twice the last; the whole index after one with no match), so a word in 3 % of the
-    newest articles needs one window, a rarer one two or three, the last of them often the whole index."""
-    window = first_window
+def candidate_floor(low: int, high: int, estimate: int, candidates: int, found: list[int]) -> int:
+    """The id floor of the search's next window of newest articles, after windows that held ``found`` candidates.
+    Each window is what the density of matches predicts for 1.5 times ``candidates``: first the planner's
+    ``estimate`` of all matches, then the last window's count (at least twice the last window; the whole index
+    after one with no match). A rare word gets the whole index at once, as the full ranking does."""
+    size = high - low + 1
+    window = size * candidates * 3 // (2 * max(estimate, 1))
     for count in found:
-        window = high - low + 1 if count == 0 else max(window * 2, window * candidates * 3 // (2 * count))
+        window = size if count == 0 else max(window * 2, window * candidates * 3 // (2 * count))
     return high - window if high - window >= low else low - 1
 
 
 def search_articles(dsn: str, expression: str, *, site: str | None = None, since: date | None = None,
                     until: date | None = None, limit: int = 20, candidates: int = 1000,
-                    first_window: int = FIRST_WINDOW) -> list[tuple]:
+                    estimate: int | None = None) -> list[tuple]:
     """(id, site, url, title, published_at, first_seen, language, body, rank) of the published articles matching
     the ``to_tsquery`` ``expression``, best first: ``ranked_matches`` on a connection of its own."""
     with connect(dsn) as connection:
         return ranked_matches(connection, expression, site=site, since=since, until=until, limit=limit,
-                              candidates=candidates, first_window=first_window)
+                              candidates=candidates, estimate=estimate)
 
 
 def ranked_matches(connection: psycopg.Connection, expression: str, *, site: str | None = None,
                    since: date | None = None, until: date | None = None, limit: int = 20, candidates: int = 1000,
-                   first_window: int = FIRST_WINDOW) -> list[tuple]:
-    """The search's rows, ranked among the newest ``candidates`` matches (by article id). They are looked for
-    among the newest ``first_window`` articles first, in wider windows after (``candidate_floor``)."""
+                   estimate: int | None = None) -> list[tuple]:
+    """The search's rows, ranked among the newest ``candidates`` matches (by article id), looked for in windows
+    of newest articles sized by the density of matches (``candidate_floor``): ``estimate`` of all matches, or
+    the planner's."""
     with connection.transaction():
         connection.execute(query("search.serial_plans"))
         low, high = connection.execute(query("search.indexed_id_range")).fetchone()
         if high is None:
             return []
+        if estimate is None:
+            plan = connection.execute(query("search.estimated_matches"), {"query": expression}).fetchone()[0]
+            estimate = round(plan[0]["Plan"]["Plan Rows"])
         found: list[int] = []
         while True:
-            floor = candidate_floor(low, high, first_window, candidates, found)
+            floor = candidate_floor(low, high, estimate, candidates, found)
             rows = connection.execute(
                 query("search.search_articles"),
                 {"query": expression, "site": site, "since": since, "until": until, "limit": limit,

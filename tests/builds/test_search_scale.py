@@ -122,12 +122,12 @@ def test_top_k_equals_the_full_ranking_where_ranks_differ(small_corpus):
 
 def test_widening_windows_find_the_same_newest_candidates(small_corpus):
     dsn = small_corpus
-    # a word in every third article: small first windows must widen until they hold the newest candidates
+    # a word in every third article: windows sized by a wrong estimate must widen until they hold the newest candidates
     ids = _add(dsn, [(f"Item {number}", "gale warning" if number % 3 == 0 else "calm sea") for number in range(90)])
     index_search(dsn)
     gale = [article_id for number, article_id in enumerate(ids) if number % 3 == 0]
-    for first_window in (1, 4, 20, 1000):
+    for estimate in (1, 30, 300, 3000, 30000, None):  # None: the planner's
         for candidates in (1, 7, 30, 50):
-            found = search_articles(dsn, "('gale')", limit=100, candidates=candidates, first_window=first_window)
+            found = search_articles(dsn, "('gale')", limit=100, candidates=candidates, estimate=estimate)
             assert sorted(row[0] for row in found) == sorted(gale[-candidates:])
-    assert search_articles(dsn, "('gale') & ('calm')", first_window=2) == []
+    assert search_articles(dsn, "('gale') & ('calm')", estimate=10_000) == []

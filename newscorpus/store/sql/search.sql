@@ -45,6 +45,11 @@ SELECT min(article_id), max(article_id) FROM article_search
 -- 6.7 -> 3.9 ms, two words 19 -> 12 ms at 300k articles, benchmarks/search_scale.py).
 SET LOCAL max_parallel_workers_per_gather = 0
 
+-- name: estimated_matches
+-- The planner's estimate of a query's matches (from the tsvector statistics ANALYZE keeps): sizes the first
+-- window of newest articles without reading any match.
+EXPLAIN (FORMAT JSON) SELECT 1 FROM article_search WHERE vector @@ to_tsquery('simple', %(query)s)
+
 -- name: search_articles
 -- The query arrives as a to_tsquery expression built by newscorpus.core.search_terms.query_expression:
 -- segmented like the indexed text, every part of the user's query must occur. Only the newest %(candidates)s
