@@ -14,6 +14,10 @@ from psycopg.rows import dict_row
 from newscorpus.store.connection import connect
 from newscorpus.store.sql import query
 
+# Rows per fetch of the export's server-side cursor: psycopg's default of 100 is a round trip per 100 articles;
+# 2,000 news-length rows are a few MB, so memory stays flat (benchmarks/search_scale.py, export).
+EXPORT_FETCH_ROWS = 2000
+
 
 def list_articles(dsn: str, site: str | None = None, since: date | None = None, limit: int = 50) -> list[dict]:
     """Stored articles (near-duplicates included), newest first (published, else first seen)."""
@@ -51,6 +55,7 @@ def exported_articles(dsn: str, site: str | None = None, *, everything: bool = F
     """The rows an export writes, streamed: the published corpus, or with ``everything`` every stored article
     with its duplicate link. The connection and its server-side cursor live as long as the ``with`` block."""
     with connect(dsn) as connection, connection.cursor(name="export_articles") as cursor:
+        cursor.itersize = EXPORT_FETCH_ROWS
         cursor.execute(query("corpus.export_all_articles" if everything else "corpus.export_corpus"), {"site": site})
         yield iter(cursor)
 

@@ -56,25 +56,35 @@ EXPLAIN (FORMAT JSON) SELECT 1 FROM article_search WHERE vector @@ to_tsquery('s
 -- matches with an id above %(floor)s are ranked; newscorpus.store.search.ranked_matches lowers the floor until
 -- there are that many or it is below every id. With a floor near the top the planner ANDs the GIN bitmap with
 -- the id range, or walks the primary key backwards (a common word), so no search reads every match's row. The
--- tsquery is written out (not a CTE) so the planner sees the words and their frequencies. Last column: how many
--- candidates there were.
+-- tsquery is written out (not a CTE) so the planner sees the words and their frequencies; the filters' article
+-- lookup folds away when no filter is given. Only the best %(limit)s are joined to corpus_articles (the index
+-- pass just before keeps article_search within the published corpus). Last column: how many candidates there
+-- were.
 WITH candidates AS MATERIALIZED (
     SELECT s.article_id, s.vector
     FROM article_search s
-    JOIN articles a ON a.id = s.article_id
-    JOIN sites si ON si.id = a.site_id
     WHERE s.vector @@ to_tsquery('simple', %(query)s)
       AND s.article_id > %(floor)s
-      AND (%(site)s::text IS NULL OR si.name = %(site)s)
-      AND (%(since)s::date IS NULL OR coalesce(a.published_at, a.first_seen) >= %(since)s::date)
-      AND (%(until)s::date IS NULL OR coalesce(a.published_at, a.first_seen) < %(until)s::date + 1)
+      AND (%(site)s::text IS NULL AND %(since)s::date IS NULL AND %(until)s::date IS NULL
+           OR EXISTS (SELECT 1 FROM articles a JOIN sites si ON si.id = a.site_id
+                      WHERE a.id = s.article_id
+                        AND (%(site)s::text IS NULL OR si.name = %(site)s)
+                        AND (%(since)s::date IS NULL OR coalesce(a.published_at, a.first_seen) >= %(since)s::date)
+                        AND (%(until)s::date IS NULL
+                             OR coalesce(a.published_at, a.first_seen) < %(until)s::date + 1)))
     ORDER BY s.article_id DESC
     LIMIT %(candidates)s
+),
+ranked AS (
+    SELECT k.article_id, ts_rank_cd(k.vector, to_tsquery('simple', %(query)s)) AS rank,
+           coalesce(a.published_at, a.first_seen) AS seen
+    FROM candidates k
+    JOIN articles a ON a.id = k.article_id
+    ORDER BY rank DESC, seen DESC, k.article_id DESC
+    LIMIT %(limit)s
 )
-SELECT c.id, c.site, c.url, c.title, c.published_at, c.first_seen, c.language, c.body,
-       ts_rank_cd(k.vector, to_tsquery('simple', %(query)s)) AS rank,
+SELECT c.id, c.site, c.url, c.title, c.published_at, c.first_seen, c.language, c.body, r.rank,
        (SELECT count(*) FROM candidates) AS candidates
-FROM candidates k
-JOIN corpus_articles c ON c.id = k.article_id
-ORDER BY rank DESC, coalesce(c.published_at, c.first_seen) DESC, c.id DESC
-LIMIT %(limit)s
+FROM ranked r
+JOIN corpus_articles c ON c.id = r.article_id
+ORDER BY r.rank DESC, r.seen DESC, r.article_id DESC
