@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from datetime import date, datetime
-from pathlib import Path
 
 from newscorpus.cli.arguments import iso_date, limit
 from newscorpus.cli.database_options import add_database_options, check_site, open_database
 from newscorpus.cli.main import CommandError
+from newscorpus.cli.output_files import output_target, replacing
 
 EXPORT_FIELDS = ("id", "site", "url", "title", "author", "published_at", "language", "body",
                  "extraction_method", "first_seen", "last_seen")
@@ -121,29 +120,14 @@ def _json_default(value):
     raise TypeError(type(value))
 
 
-def _export_target(out: str, force: bool) -> Path:
-    """The path to write, checked before the database is opened; a CommandError naming the fix otherwise."""
-    path = Path(out)
-    if path.is_dir():
-        raise CommandError(f"{out} is a directory: give a file name, e.g. {path / 'corpus.jsonl'}")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise CommandError(f"folder {parent} does not exist: create it first (mkdir -p {parent})")
-    if path.exists() and not force:
-        raise CommandError(f"{out} exists: --force overwrites it, or give another file name")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CommandError(f"cannot write {out}: permission denied; choose a folder you can write to")
-    return path
-
-
 def run_export(args) -> int:
-    import tempfile
+    import contextlib
 
     from newscorpus.core.record_files import RecordFileError, RecordWriter, file_format
     from newscorpus.store.corpus_reader import exported_articles
     from newscorpus.store.errors import DatabaseError
 
-    target = None if args.out == "-" else _export_target(args.out, args.force)
+    target = None if args.out == "-" else output_target(args.out, args.force)
     try:
         fmt, compression = ((args.format or "jsonl", None) if args.out == "-"
                             else file_format(args.out, args.format))
@@ -155,30 +139,18 @@ def run_export(args) -> int:
     check_site(dsn, args.site)
     fields = EXPORT_FIELDS + DUPLICATE_FIELDS if args.all else EXPORT_FIELDS
     schema = export_schema(fields) if fmt == "parquet" else None
-    partial, out = None, sys.stdout.buffer
+    # written beside the target and renamed at the end: a failed export leaves no half file
+    output = replacing(target) if target is not None else contextlib.nullcontext(sys.stdout.buffer)
     try:
-        if target is not None:  # written beside the target and renamed at the end: a failed export leaves no half file
-            handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-            out = os.fdopen(handle, "wb")
-        with exported_articles(dsn, args.site, everything=args.all) as rows, \
+        with output as out, exported_articles(dsn, args.site, everything=args.all) as rows, \
                 RecordWriter(out, fmt, fields, compression=compression, schema=schema) as writer:
             for row in rows:
                 writer.write(dict(zip(fields, row, strict=True)))
-        count = writer.count
-        out.flush()
-        if partial is not None:
-            out.close()
-            os.replace(partial, target)
-            partial = None
+            count = writer.count
     except DatabaseError as error:
         raise CommandError(str(error)) from None
-    except OSError as error:
+    except OSError as error:  # standard output
         raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from None
-    finally:
-        if partial is not None:
-            if out is not sys.stdout.buffer:
-                out.close()
-            os.unlink(partial)
     what = "article(s), near-duplicates included" if args.all else "article(s) of the published corpus"
     print(f"exported {count} {what} to {args.out} ({fmt}{', ' + compression if compression else ''})",
           file=sys.stderr)
