@@ -49,6 +49,25 @@ def port(value: str) -> int:
     return number
 
 
+def seconds(value: str) -> float:
+    """A duration in seconds, 0 or more (a delay)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not number >= 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"{value} is not a duration: give 0 or more seconds, e.g. 1.5")
+    return number
+
+
+def positive_seconds(value: str) -> float:
+    """A duration in seconds above 0 (a timeout)."""
+    number = seconds(value)
+    if number == 0:
+        raise argparse.ArgumentTypeError(f"{value} is too small: give more than 0 seconds")
+    return number
+
+
 def name_list(value: str) -> list[str]:
     """Comma-separated names (anchors, baselines), blanks dropped."""
     return [name.strip() for name in value.split(",") if name.strip()]

@@ -5,34 +5,59 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import sys
 import time
 from pathlib import Path
 
-from newscorpus.cli.arguments import json_file, name_list, positive_int
+from newscorpus.cli.arguments import json_file, name_list, positive_int, positive_seconds, seconds
 from newscorpus.cli.eval_output import floors_exit_code, load_anchors
+from newscorpus.cli.extract_command import run_extract
 from newscorpus.cli.groups import get_or_add_group
 from newscorpus.cli.main import CommandError
 from newscorpus.cli.terminal_progress import track
 
-HTML_SUFFIXES = (".html", ".htm")
 # newscorpus.core.extraction.METHODS, written here so that building the parser does not import the extractor
 # (tests/cli/test_cli_imports.py checks the two agree).
 METHODS = ("default", "punctuation", "blocks")
+# newscorpus.core.extraction_formats.FORMATS, written here for the same reason (the same test checks them).
+OUTPUT_FORMATS = ("txt", "json", "markdown", "xml", "csv")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     extract = subparsers.add_parser(
-        "extract", help="extract title/author/time/body of HTML files, one JSON line per file"
+        "extract", help="extract title/author/time/body of HTML files, URLs or stdin as json, csv, txt, markdown "
+        "or xml", description="Extract the article of each page: HTML files and folders, --input-dir, a URL list "
+        "(-i, fetched politely) or, given none, the page on standard input. One JSON line per page unless "
+        "--output-format or -o FILE's extension says otherwise; --output-dir writes one file per page. Progress and "
+        "a summary go to stderr; a page that cannot be read is named there and the run goes on (exit 1 at the end).",
     )
-    extract.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="HTML files, or folders of them")
-    extract.add_argument("--url", help="page url (single file)")
+    extract.add_argument("paths", nargs="*", metavar="FILE_OR_DIR", help="HTML files, or folders of them")
+    extract.add_argument("--input-dir", action="append", default=[], metavar="DIR",
+                         help="a folder of HTML files, read with its subfolders (repeatable)")
+    extract.add_argument("-i", "--input-file", metavar="URLS",
+                         help="a file of URLs, one a line, fetched politely: robots.txt obeyed, --delay per host")
+    extract.add_argument("-u", "--url", help="the page's url (a single file or the page on stdin)")
     extract.add_argument(
         "--manifest", action="append", default=[], help="manifest.json giving each stem's url (repeatable)"
     )
     extract.add_argument("--method", choices=METHODS, default="default", help="extraction method (default: default)")
-    extract.add_argument("--content-type", help="HTTP Content-Type header to decode with")
-    extract.add_argument("--output", "-o", help="write JSON lines here instead of stdout")
+    extract.add_argument("--content-type", help="HTTP Content-Type header to decode files with")
+    extract.add_argument("--output", "-o", metavar="FILE",
+                         help="write to this file (its extension names the format: .jsonl/.json, .csv, .txt, .md, "
+                         ".xml; .jsonl and .csv may end in .gz or .zst) instead of stdout")
+    extract.add_argument("--output-dir", metavar="DIR", help="write one file per page here, named after the page")
+    extract.add_argument("--output-format", choices=OUTPUT_FORMATS,
+                         help="json (default: one JSON line per page), csv, txt, markdown or xml")
+    extract.add_argument("--with-metadata", dest="with_metadata", action="store_true", default=True,
+                         help="title, authors, dates, site, language with the body (the default)")
+    extract.add_argument("--no-metadata", dest="with_metadata", action="store_false",
+                         help="the body alone (json/csv: path, url, body, reason)")
+    extract.add_argument("--force", action="store_true", help="overwrite the -o file or --output-dir files")
+    extract.add_argument("--delay", type=seconds, metavar="SECONDS",
+                         help="-i: seconds between two requests to one host (default: the crawl's, 1; robots.txt's "
+                         "Crawl-delay when longer)")
+    extract.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                         help="-i: seconds to wait for a page (default: the crawl's DOWNLOAD_TIMEOUT, 30)")
+    extract.add_argument("--user-agent", help="-i: the User-Agent sent (default: the crawl's, $NEWSCORPUS_USER_AGENT)")
     extract.set_defaults(func=run_extract)
 
     evaluate = get_or_add_group(subparsers, "eval", "evaluate a stage on labelled data").add_parser(
@@ -91,67 +116,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the package); needs LightGBM (the eval extra)",
     )
     train.set_defaults(func=run_train)
-
-
-def _html_files(paths: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(p for p in path.iterdir() if p.suffix.lower() in HTML_SUFFIXES))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise CommandError(f"no such file or directory: {raw}")
-    return files
-
-
-def _manifest_urls(manifests: list[str]) -> dict[str, str]:
-    urls: dict[str, str] = {}
-    for raw in manifests:
-        try:
-            manifest = json.loads(Path(raw).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
-            raise CommandError(f"cannot read manifest {raw}: {error}") from error
-        for item in manifest.get("items", []) if isinstance(manifest, dict) else []:
-            if isinstance(item, dict) and item.get("stem") and item.get("url"):
-                urls[item["stem"]] = item["url"]
-    return urls
-
-
-def run_extract(args: argparse.Namespace) -> int:
-    from newscorpus.core.extraction import extract
-
-    files = _html_files(args.paths)
-    if args.url and len(files) != 1:
-        raise CommandError("--url needs exactly one file; use --manifest for many")
-    urls = _manifest_urls(args.manifest)
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-    try:
-        for path in files:
-            url = args.url or urls.get(path.stem)
-            result = extract(path.read_bytes(), url, content_type=args.content_type, method=args.method)
-            record = {
-                "path": str(path),
-                "url": url,
-                "title": result.title,
-                "author": result.author,
-                "authors": list(result.authors),
-                "published_at": result.published_at,
-                "modified_at": result.modified_at,
-                "site_name": result.site_name,
-                "body": result.body,
-                "language": result.language,
-                "method": result.method,
-                "confidence": round(result.confidence, 4),
-                "reason": result.reason,
-                "encoding": result.encoding,
-            }
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    return 0
 
 
 def run_eval(args: argparse.Namespace) -> int:

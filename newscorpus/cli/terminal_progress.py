@@ -37,6 +37,13 @@ class Counter:
             if counts:
                 self.bar.set_postfix(counts, refresh=False)
 
+    def note(self, line: str) -> None:
+        """A line on stderr, above the bar when there is one (printed plainly, it would break the bar)."""
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()

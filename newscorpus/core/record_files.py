@@ -25,22 +25,34 @@ class RecordFileError(ValueError):
     """A file name or format that cannot be written; the message is one line naming the fix."""
 
 
-def file_format(name: str, override: str | None = None) -> tuple[str, str | None]:
+def file_format(name: str, override: str | None = None, *, suffixes: dict[str, tuple[str, ...]] | None = None,
+                compressible: frozenset[str] = COMPRESSIBLE, option: str = "--format") -> tuple[str, str | None]:
     """(format, compression) for a file name: ``a.jsonl``, ``a.csv.gz``, ``a.jsonl.zst``, ``a.parquet``;
-    ``override`` (--format) names the format when the name does not, and wins when both do."""
+    ``override`` (--format) names the format when the name does not, and wins when both do. ``suffixes`` maps
+    another command's formats to the names that tell them (`newscorpus extract`: ``markdown`` from ``.md``),
+    ``compressible`` the formats that may end in .gz or .zst, ``option`` the flag that names a format."""
+    suffixes = suffixes or {fmt: (fmt,) for fmt in FORMATS}
     lower = name.lower()
     compression = next((codec for suffix, codec in COMPRESSIONS.items() if lower.endswith(suffix)), None)
     stem = lower.rsplit(".", 1)[0] if compression else lower
-    inferred = next((fmt for fmt in FORMATS if stem.endswith("." + fmt)), None)
+    inferred = next((fmt for fmt, ends in suffixes.items() if stem.endswith(tuple("." + end for end in ends))), None)
     fmt = override or inferred
     if fmt is None:
-        raise RecordFileError(f"cannot tell the format of {name}: name it .jsonl, .csv or .parquet (each but "
-                              "parquet may end in .gz or .zst), or give --format")
-    if fmt not in FORMATS:
-        raise RecordFileError(f"unknown format {fmt}: choose one of {', '.join(FORMATS)}")
-    if compression and fmt not in COMPRESSIBLE:
-        raise RecordFileError(f"{name}: parquet compresses its own columns; name it .parquet, without "
-                              f"{name.rsplit('.', 1)[-1]!r}")
+        names = [f".{ends[0]}" for ends in suffixes.values()]
+        packed = [fmt for fmt in suffixes if fmt in compressible]
+        packed_names = " and ".join([", ".join(packed[:-1]), packed[-1]] if len(packed) > 1 else packed)
+        tail = ("each but parquet may end in .gz or .zst" if suffixes.keys() == set(FORMATS)
+                else f"{packed_names} may end in .gz or .zst")
+        raise RecordFileError(f"cannot tell the format of {name}: name it {', '.join(names[:-1])} or {names[-1]} "
+                              f"({tail}), or give {option}")
+    if fmt not in suffixes:
+        raise RecordFileError(f"unknown format {fmt}: choose one of {', '.join(suffixes)}")
+    if compression and fmt not in compressible:
+        extension = name.rsplit(".", 1)[-1]
+        if fmt == "parquet":
+            raise RecordFileError(f"{name}: parquet compresses its own columns; name it .parquet, without "
+                                  f"{extension!r}")
+        raise RecordFileError(f"{name}: {fmt} is written uncompressed; name it without {extension!r}")
     return fmt, compression
 
 

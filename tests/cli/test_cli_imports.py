@@ -44,7 +44,7 @@ def heavy_among(modules: set[str]) -> list[str]:
 
 @pytest.mark.parametrize("arguments", [
     ("--help",), ("artcles",), ("articles", "--since", "yesterday"), ("eval", "--help"),
-    ("search", "x", "--limit", "0"), ("export", "--help"),
+    ("search", "x", "--limit", "0"), ("export", "--help"), ("extract", "--help"), ("extract", "--output-format", "x"),
 ])
 def test_help_and_usage_errors_import_nothing_heavy(arguments):
     modules, result = loaded_modules(*arguments)
@@ -63,6 +63,13 @@ def test_the_parser_knows_the_extraction_methods_without_importing_the_extractor
     from newscorpus.core.extraction import METHODS as EXTRACTOR_METHODS
 
     assert METHODS == EXTRACTOR_METHODS
+
+
+def test_the_parser_knows_the_output_formats_without_importing_them():
+    from newscorpus.cli.extraction_commands import OUTPUT_FORMATS
+    from newscorpus.core.extraction_formats import FORMATS
+
+    assert OUTPUT_FORMATS == FORMATS
 
 
 def test_help_is_user_text_and_every_option_has_help():
