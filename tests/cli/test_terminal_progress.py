@@ -17,32 +17,14 @@ import pytest
 
 from tests.cli.test_extraction_commands import PAGE
 from tests.local_crawl import PROJECT_ROOT
+from tests.terminal import run_on_terminal
 
 NEWSCORPUS = [sys.executable, "-c", "import sys; from newscorpus.cli.main import main; sys.exit(main())"]
 
 
 def on_terminal(*arguments: str, timeout: float = 120) -> tuple[int, str]:
     """Run `newscorpus ARGUMENTS` with stdout and stderr on a pseudo-terminal: (exit code, what it showed)."""
-    primary, secondary = os.openpty()
-    process = subprocess.Popen([*NEWSCORPUS, *arguments], cwd=PROJECT_ROOT, stdin=subprocess.DEVNULL,
-                               stdout=secondary, stderr=secondary, env={**os.environ, "COLUMNS": "120"})
-    os.close(secondary)
-    shown = bytearray()
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            try:
-                chunk = os.read(primary, 65536)
-            except OSError:  # EIO: the process closed the terminal
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(primary)
-        if process.poll() is None and time.monotonic() >= deadline:
-            process.kill()
-    return process.wait(timeout=30), shown.decode("utf-8", errors="replace")
+    return run_on_terminal([*NEWSCORPUS, *arguments], timeout=timeout)
 
 
 def captured(*arguments: str) -> subprocess.CompletedProcess:

@@ -3,13 +3,12 @@ pseudo-terminal here), a bar redrawn in place instead."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import sys
 
 from tests.conftest import fresh_schema
-from tests.local_crawl import FAST_LOCAL_SETTINGS, PROJECT_ROOT, run_crawl
+from tests.local_crawl import FAST_LOCAL_SETTINGS, run_crawl
+from tests.terminal import run_on_terminal
 
 # One request at a time, 50 ms apart: the demo crawl lasts well over many 0.1 s progress intervals.
 SLOW = {"CONCURRENT_REQUESTS_PER_DOMAIN": "1", "DOWNLOAD_DELAY": "0.05", "NEWSCORPUS_PROGRESS_SECONDS": "0.1"}
@@ -26,26 +25,13 @@ def test_a_crawl_logs_progress_lines_of_pages_articles_and_rate(demo_site, postg
 
 
 def crawl_on_terminal(config, dsn: str) -> str:
-    """`scrapy crawl site` with stderr on a pseudo-terminal: what it showed."""
+    """`scrapy crawl site` on a pseudo-terminal: what it showed."""
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"site={config}"]
     for name, value in {**FAST_LOCAL_SETTINGS, **SLOW, "LOG_LEVEL": "INFO"}.items():
         command += ["-s", f"{name}={value}"]
-    primary, secondary = os.openpty()
-    process = subprocess.Popen(command, cwd=PROJECT_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=secondary, env={**os.environ, "NEWSCORPUS_DB_DSN": dsn, "COLUMNS": "120"})
-    os.close(secondary)
-    shown = bytearray()
-    while True:
-        try:
-            chunk = os.read(primary, 65536)
-        except OSError:   # EIO: the process closed the terminal
-            break
-        if not chunk:
-            break
-        shown += chunk
-    assert process.wait(timeout=180) == 0, shown[-3000:].decode(errors="replace")
-    os.close(primary)
-    return shown.decode(errors="replace")
+    code, shown = run_on_terminal(command, env={"NEWSCORPUS_DB_DSN": dsn}, timeout=180)
+    assert code == 0, shown[-3000:]
+    return shown
 
 
 def test_on_a_terminal_the_crawl_draws_a_bar_in_place_between_its_log_lines(demo_site, postgres_server_dsn, tmp_path):
