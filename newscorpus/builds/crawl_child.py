@@ -135,7 +135,6 @@ def main(spec_json: str) -> int:
             return
         config = waiting.pop(0)
         crawler = process.create_crawler(SiteSpider)
-        crawler.settings.setdict(config.crawl_settings(), priority="spider")   # the site's own politeness
         crawlers[config.name] = crawler
         process.crawl(crawler, site_config=config).addBoth(site_done, crawler)
 

@@ -18,14 +18,13 @@ def project_settings(overrides: dict | None = None):
 
 
 def run_spider(spider_class, overrides: dict | None = None, *, install_root_handler: bool = True,
-               spider_settings: dict | None = None, **spider_arguments) -> dict:
+               **spider_arguments) -> dict:
     """Run one spider to the end; return its final stats. Scrapy's reactor runs once per process.
     ``install_root_handler=False``: the caller has set up logging (a CLI command), so Scrapy adds no second
     handler and each line is printed once."""
     from scrapy.crawler import CrawlerProcess
 
     settings = project_settings(overrides)
-    settings.setdict(spider_settings or {}, priority="spider")   # below the caller's overrides
     if "LOG_INSTALL_ROOT_HANDLER" in settings:  # Scrapy 2.19 reads it from the settings (the argument is deprecated)
         settings.set("LOG_INSTALL_ROOT_HANDLER", install_root_handler, priority="cmdline")
         process = CrawlerProcess(settings)
@@ -41,8 +40,7 @@ def crawl_site(config: SiteConfig, overrides: dict | None = None, *, install_roo
     """Crawl one site to the end; return the crawl's final stats."""
     from newscorpus.crawler.spiders.site import SiteSpider
 
-    return run_spider(SiteSpider, overrides, install_root_handler=install_root_handler,
-                      spider_settings=config.crawl_settings(), site_config=config)
+    return run_spider(SiteSpider, overrides, install_root_handler=install_root_handler, site_config=config)
 
 
 def ingest_warc(paths: list[str], overrides: dict | None = None, *, site_configs: list[SiteConfig] | None = None,

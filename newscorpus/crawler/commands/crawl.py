@@ -57,8 +57,6 @@ class Command(ScrapyCrawlCommand):
             try:
                 config = site_config_of(opts.spargs.get("site"), opts.spargs.get("url"),
                                         self.settings.getlist("NEWSCORPUS_SITES_DIRS"))
-                # the site's own politeness over the project's defaults; a -s on the command line still wins
-                self.settings.setdict(config.crawl_settings(), priority="spider")
                 check_settings(self.settings)
                 check_stage_settings(self.settings)
                 check_collector_settings(self.settings)

@@ -84,6 +84,9 @@ class SiteSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         log_filters.install(crawler)
         spider.configure(crawler.settings)
+        # the site's own politeness over the project's defaults (a -s on the command line still wins); Scrapy
+        # freezes the crawler's settings only after the spider is made
+        crawler.settings.setdict(spider.site_config.crawl_settings(), priority="spider")
         crawler.signals.connect(spider.bytes_received, signal=scrapy.signals.bytes_received)
         return spider
 
