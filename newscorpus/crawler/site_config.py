@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from newscorpus.core.extraction.config import LANGUAGE_CODE
 from newscorpus.crawler.scope import DEFAULT_PORTS, site_ports, url_port
 
 logger = logging.getLogger(__name__)
@@ -26,7 +27,6 @@ _FIELD_TYPES = {"name": (str, False), "max_pages": (int, False), "max_depth": (i
 _OPTIONAL = {"max_pages", "max_depth", "download_delay", "concurrent_requests_per_domain", "user_agent"}
 _TYPE_NAMES = {str: ("a string", "strings"), int: ("a whole number", "whole numbers"), bool: ("true or false", ""),
                float: ("a number", "numbers")}
-LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")   # what detect_language gives: ISO 639-1 ("zh", "en")
 
 
 def _kind(value) -> str:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from newscorpus.core.config_checks import at_least
+
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")   # what detect_language gives: ISO 639-1 ("zh", "en")
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class ExtractionConfig:
         at_least(self, 0, "workers")
         at_least(self, 1, "bot_wall_warn_after")
         for code in self.language_codes:
-            if not (code.isascii() and code.isalpha() and code.islower() and 2 <= len(code) <= 3):
+            if not LANGUAGE_CODE.match(code):
                 raise ValueError(f"languages must be ISO 639-1 codes such as zh,en, not {self.languages!r}")
         if not 0 < self.bot_wall_warn_share <= 1:
             raise ValueError(f"bot_wall_warn_share must be in (0, 1], not {self.bot_wall_warn_share}")
