@@ -70,6 +70,9 @@ def _check_date_range(args) -> None:
 
 
 def _settings(pairs: list[str]) -> dict:
+    """The --set values, checked here as `scrapy crawl site` checks -s, not in the build's crawl process once the
+    build has begun: each by its setting rule, and a bound on connections that fits no site."""
+    from newscorpus.builds.crawl_child import sites_at_once
     from newscorpus.crawler.runner import project_settings
     from newscorpus.crawler.setting_rules import check_settings
     from newscorpus.crawler.stage_settings import SettingError
@@ -80,10 +83,15 @@ def _settings(pairs: list[str]) -> dict:
         if not equals or not name.strip():
             raise CommandError(f"--set {pair!r}: expected NAME=VALUE")
         settings[name.strip()] = value
-    try:   # checked here, as `scrapy crawl site` does, not in the build's crawl process once the build has begun
-        check_settings(project_settings(settings))
+    crawl = project_settings(settings)
+    try:
+        check_settings(crawl)
     except SettingError as error:
         raise CommandError(f"--set: {error}") from None
+    try:
+        sites_at_once(crawl)
+    except SettingError as error:
+        raise CommandError(str(error)) from None
     return settings
 
 
@@ -112,18 +120,6 @@ def build_site_configs(names: str | None, paths: list[str]) -> list:
     return list({config.name: config for config in configs}.values())
 
 
-def _check_connection_bound(crawl_settings: dict) -> None:
-    """A bound on connections that fits no site is the user's mistake: said before the build starts."""
-    from newscorpus.builds.crawl_child import sites_at_once
-    from newscorpus.crawler.runner import project_settings
-    from newscorpus.crawler.stage_settings import SettingError
-
-    try:
-        sites_at_once(project_settings(crawl_settings))
-    except SettingError as error:
-        raise CommandError(str(error)) from None
-
-
 def run_build_command(args) -> int:
     from newscorpus.builds.progress import ProgressReporter
     from newscorpus.builds.report import human_summary
@@ -133,7 +129,6 @@ def run_build_command(args) -> int:
     configs = build_site_configs(args.sites, args.site_config)
     request = BuildRequest(sites=configs, out_dir=Path(args.out), since=args.since,
                            crawl_settings=_settings(args.set), restart=args.restart)
-    _check_connection_bound(request.crawl_settings)
     dsn = open_database(args, create=True)
     try:
         outcome = run_build(dsn, request, ProgressReporter(every_seconds=args.log_every))
