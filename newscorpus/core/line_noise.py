@@ -276,6 +276,9 @@ def clean_body(body: str, counts: Mapping[uuid.UUID, int], articles_seen: int,
 # body's characters: a widget line beside an article's own text ("(16 人打了分，平均分： 3.63 )"), while the
 # lines of a bulletin made of numbers are each a large part of it and count with their digits as written.
 DIGITS_VARY_SHARE = 0.1
+# ... or when all such lines together are at most this share: a two-line post keeps its own text beside the
+# widget, while a bulletin is mostly such lines.
+DIGITS_VARY_BODY_SHARE = 0.5
 
 
 def _line_facts(lines: list[tuple[str, uuid.UUID | None]], counts: Mapping[uuid.UUID, int],
@@ -283,11 +286,14 @@ def _line_facts(lines: list[tuple[str, uuid.UUID | None]], counts: Mapping[uuid.
     """The facts of each line; kinds of another length than the body's lines are unknown."""
     if kinds is not None and len(kinds) != len(lines):
         kinds = None
+    articles = [_line_articles(line, digest, counts) for line, digest in lines]
+    varying_chars = sum(len(line.strip()) for (line, _), (folded, exact) in zip(lines, articles, strict=True)
+                        if exact < folded)
+    few_vary = varying_chars <= DIGITS_VARY_BODY_SHARE * body_chars
     facts = []
-    for i, (line, digest) in enumerate(lines):
-        folded, exact = _line_articles(line, digest, counts)
+    for i, ((line, digest), (folded, exact)) in enumerate(zip(lines, articles, strict=True)):
         small = len(line.strip()) <= DIGITS_VARY_SHARE * body_chars
-        varies = exact < folded and small
+        varies = exact < folded and (small or few_vary)
         facts.append(LineFacts(line, digest, folded if varies else exact, kinds[i] if kinds else None,
                                digits_vary=varies))
     return facts

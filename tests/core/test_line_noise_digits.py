@@ -29,3 +29,23 @@ def test_a_line_with_digits_is_hashed_twice_and_a_line_without_once():
     assert digits_hash("Score: Arsenal 2 Chelsea 1") != digits_hash("Score: Arsenal 3 Chelsea 1")
     assert digits_hash("Score: Arsenal 2 Chelsea 1") != line_hash(normalise_line("Score: Arsenal 2 Chelsea 1"))
     assert digits_hash("Share this story") is None
+
+
+def test_a_short_post_loses_the_rating_widget_its_own_line_stays():
+    """In a one-line post the widget is a large part of the body, yet the post's own text is most of it."""
+    stats = InMemoryLineStats()
+    related = "相关文章"
+
+    def post(number: int, own: list[str]) -> str:
+        return "\n".join([*own, related, f"({number % 40 + 3} 人打了分，平均分： {number % 3 + 2}.{number % 97:02d} )"])
+
+    def long_post(number: int) -> list[str]:
+        return [f"第{number}篇长文的第{part}段，讲一个和别的文章都不一样的话题{chr(0x4e00 + number * 3 + part)}。" * 3
+                for part in range(4)]
+
+    for number in range(60):
+        stats.count("blog", post(number, long_post(number)))
+    short = f"中文的Google会不会出onebox来劝阻人们翻墙？编号{chr(0x4e00 + 99)}"
+    cleaning = stats.reclean("blog", post(99, [short]))
+    assert cleaning.body == short
+    assert sorted(line for _, line in cleaning.removed)[0].startswith("(")
