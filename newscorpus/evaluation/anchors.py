@@ -138,6 +138,13 @@ INPUTS = {
 }
 
 
+def anchor_body(output: str | tuple[str | None, str] | None) -> str:
+    """The body of an anchor's output: its text, or the second of (title, body)."""
+    if isinstance(output, tuple):
+        output = output[1]
+    return output or ""
+
+
 def load_anchor(name: str) -> Extractor:
     """Build one anchor; raises KeyError for an unknown name, ImportError when the extra is missing."""
     return ANCHORS[name]()

@@ -12,7 +12,7 @@ import platform
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -21,6 +21,7 @@ from lxml import etree
 from newscorpus.core.site_aware.cascade import SiteAwareConfig, SiteAwareExtractor
 from newscorpus.core.site_aware.parsed_page import parse_page
 from newscorpus.core.site_aware.templates import BODY
+from newscorpus.evaluation.anchors import Extractor, anchor_body
 from newscorpus.evaluation.extraction_eval import PageItem
 from newscorpus.evaluation.extraction_scoring import bag_of_tokens
 
@@ -106,7 +107,7 @@ def cascade_leave_one_out(pages: list[Page]) -> list[str]:
 
 
 def evaluate_sites(
-    sites: dict[str, list[Page]], anchors: dict[str, Callable[[bytes, str | None, str | None], str]]
+    sites: dict[str, list[Page]], anchors: dict[str, Extractor]
 ) -> tuple[list[SiteRow], dict[str, float]]:
     """Per-site macro F1 of every system; and seconds spent per system (for pages/s)."""
     rows: list[SiteRow] = []
@@ -125,7 +126,7 @@ def evaluate_sites(
             outputs = []
             for page in pages:
                 try:
-                    outputs.append(anchor(page.html, page.item.url, page.item.lang) or "")
+                    outputs.append(anchor_body(anchor(page.html, page.item.url, page.item.lang)))
                 except Exception:  # noqa: BLE001 - an anchor failing on a page scores 0 there
                     outputs.append("")
             seconds[name] += time.process_time() - start
@@ -498,7 +499,7 @@ def time_cap_lines(sizes: tuple[int, ...] = TIME_CAP_SIZES, rounds: int = 3) -> 
     return lines
 
 
-def report(sites: dict[str, list[Page]], anchors: dict[str, Callable[[bytes, str | None, str | None], str]],
+def report(sites: dict[str, list[Page]], anchors: dict[str, Extractor],
            data_dirs: list[str], *, speed_rounds: int | None = None, held_out: bool = False, time_cap: bool = False,
            repair: bool = False) -> Iterator[str]:
     """The lines of `newscorpus eval site-aware`, each given as soon as it is known: the per-site F1 table of

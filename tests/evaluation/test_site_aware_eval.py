@@ -8,6 +8,7 @@ from pathlib import Path
 from newscorpus.core.site_aware.cascade import SiteAwareConfig
 from newscorpus.evaluation.extraction_eval import load_items
 from newscorpus.evaluation.site_aware_eval import (
+    evaluate_sites,
     grid_configs,
     held_out_lines,
     leave_one_site_out,
@@ -41,7 +42,7 @@ def test_ties_keep_the_thresholds_as_set():
     assert [row.chosen for row in rows] == [0, 0]
 
 
-def test_held_out_report_on_a_small_labelled_site(tmp_path: Path):
+def small_site(tmp_path: Path) -> dict:
     items = []
     for n in range(1, 5):
         stem = f"news.example.com_{n:02d}"
@@ -49,8 +50,21 @@ def test_held_out_report_on_a_small_labelled_site(tmp_path: Path):
         (tmp_path / f"{stem}.txt").write_text("\n".join(PARAGRAPHS_ZH), encoding="utf-8")
         items.append({"stem": stem, "url": url(n), "lang": "zh"})
     (tmp_path / "manifest.json").write_text(json.dumps({"name": "synthetic", "items": items}), encoding="utf-8")
-    sites = load_pages(multi_page_sites(load_items([str(tmp_path)])))
+    return load_pages(multi_page_sites(load_items([str(tmp_path)])))
+
+
+def test_held_out_report_on_a_small_labelled_site(tmp_path: Path):
+    sites = small_site(tmp_path)
     lines = held_out_lines(sites, {"cluster_threshold": (0.4, 0.6)})
     assert lines[0].startswith("# 2 configurations (cluster_threshold 2)")
     assert any(line.startswith("| news.example.com | ") for line in lines)
     assert "# sites where the held-out cascade is below generic: none" in lines
+
+
+def test_an_anchor_that_gives_title_and_body_is_scored_on_its_body(tmp_path: Path):
+    sites = small_site(tmp_path)
+    gold = "\n".join(PARAGRAPHS_ZH)
+    anchors = {"titled": lambda html, page_url, lang: ("a headline", gold), "plain": lambda html, page_url, lang: ""}
+    rows, seconds = evaluate_sites(sites, anchors)
+    assert rows[0].f1["titled"] == 1.0 and rows[0].f1["plain"] == 0.0
+    assert {"titled", "plain"} <= set(seconds)
