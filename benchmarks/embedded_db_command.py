@@ -34,7 +34,9 @@ def main(runs: int) -> int:
                 "open the database and exit": [sys.executable, "-c", BARE]}
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder) / "pg"
-        print(f"first command (initdb): {timed(commands['newscorpus db status'], data_dir, '0'):.2f} s")
+        # `db status` reads a corpus and names a folder without one; `db migrate` creates it (initdb, migrations)
+        first = timed([NEWSCORPUS, "db", "migrate", "--data-dir"], data_dir, "0")
+        print(f"first command (initdb, migrations): {first:.2f} s")
         for name, command in commands.items():
             stopped, kept_up = [], []
             for _ in range(runs):
