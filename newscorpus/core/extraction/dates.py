@@ -51,8 +51,10 @@ YEAR_FIRST = re.compile(
 )
 # 20.05.2024 (day first), 05/20/2024 or 20/05/2024 (decided by the numbers, else month first), 20-05-2024
 NUMBER_FIRST = re.compile(r"(?<![\d.])(\d{1,2})\s*([./-])\s*(\d{1,2})\s*\2\s*" + _YEAR + r"(?![\d])" + _CLOCK)
-# May 20, 2024 / May 20th 2024 / Mai 20. 2024
-MONTH_FIRST = re.compile(r"(?<![^\W\d_])" + _MONTH + r"\s*" + _ORDINAL + r",?\s+" + _YEAR + r"(?!\d)" + _CLOCK,
+# May 20, 2024 / May 20th 2024 / Mai 20. 2024; also a capitalised month glued to the word before it by markup
+# ("Mental HealthDECEMBER 22, 2022", inline elements joined without a space), so the line's first date is read.
+_GLUED_OR_WORD_START = r"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z]{3})))"
+MONTH_FIRST = re.compile(_GLUED_OR_WORD_START + _MONTH + r"\s*" + _ORDINAL + r",?\s+" + _YEAR + r"(?!\d)" + _CLOCK,
                          re.IGNORECASE)
 # 20 May 2024 / 19. Juli 2014 / 29th of December, 2019 / 20-May-2024 / 5 de mayo de 2024
 DAY_FIRST = re.compile(

@@ -210,3 +210,9 @@ def test_a_related_storys_date_is_not_the_pages(head):
 def test_todays_date_in_the_header_is_not_the_pages(header, byline, title):
     assert extract(page(title=title, byline=byline, nav=header), "https://example.com/story").published_at \
         .startswith("2024-05-20")
+
+
+def test_a_month_glued_to_the_word_before_it_is_read_as_the_lines_first_date():
+    # inline elements joined without a space: the published day comes first, the "Updated" day after it
+    assert parse_date("Mental HealthDECEMBER 22, 2022Updated: JANUARY 02, 2026", TODAY) == "2022-12-22"
+    assert parse_date("summary 22, 2022", TODAY) is None  # a lower-case word ending in a month's letters is no date
