@@ -39,11 +39,21 @@ def write_search_batch(connection: psycopg.Connection, rows: list[dict], removed
                        {"ids": [article_id for article_id, _ in queued], "changes": [change for _, change in queued]})
 
 
+# Estimated matches up to which the first window is the whole index: one statement ranks the newest candidates of
+# up to ~10,000 matches in 5-21 ms at 1M articles, where windows took 32-39 ms (the estimate, a first window, then
+# the whole index anyway); a word below the planner's statistics is estimated at a fixed ~5,000
+# (on the 1M corpus of benchmarks/search_scale.py, ranked_matches with and without the estimate).
+WHOLE_INDEX_MATCHES_PER_CANDIDATE = 10
+
+
 def candidate_floor(low: int, high: int, estimate: int, candidates: int, found: list[int]) -> int:
     """The id floor of the search's next window of newest articles, after windows that held ``found`` candidates.
     Each window is what the density of matches predicts for 1.5 times ``candidates``: first the planner's
     ``estimate`` of all matches, then the last window's count (at least twice the last window; the whole index
-    after one with no match). A rare word gets the whole index at once, as the full ranking does."""
+    after one with no match). A word estimated at no more than ten times ``candidates`` matches gets the whole
+    index at once, as the full ranking does."""
+    if estimate <= WHOLE_INDEX_MATCHES_PER_CANDIDATE * candidates:
+        return low - 1
     size = high - low + 1
     window = size * candidates * 3 // (2 * max(estimate, 1))
     for count in found:

@@ -11,7 +11,7 @@ import pytest
 
 from newscorpus.builds.search_index import index_queued, index_search, search
 from newscorpus.store.migrations import migrate
-from newscorpus.store.search import search_articles
+from newscorpus.store.search import candidate_floor, search_articles
 from tests.conftest import fresh_schema
 
 EPOCH = datetime(2026, 11, 1, tzinfo=UTC)
@@ -131,3 +131,13 @@ def test_widening_windows_find_the_same_newest_candidates(small_corpus):
             found = search_articles(dsn, "('gale')", limit=100, candidates=candidates, estimate=estimate)
             assert sorted(row[0] for row in found) == sorted(gale[-candidates:])
     assert search_articles(dsn, "('gale') & ('calm')", estimate=10_000) == []
+
+
+def test_a_word_estimated_at_few_matches_is_ranked_over_the_whole_index_at_once():
+    # ids 1..1,000,000, 1,000 candidates: up to 10,000 estimated matches, no window below the whole index
+    assert candidate_floor(1, 1_000_000, 5_003, 1000, []) == 0
+    assert candidate_floor(1, 1_000_000, 10_000, 1000, []) == 0
+    # more: the first window is what the estimate's density predicts for 1,500 candidates
+    assert candidate_floor(1, 1_000_000, 30_000, 1000, []) == 1_000_000 - 50_000
+    # a window that held too few widens by the density it saw
+    assert candidate_floor(1, 1_000_000, 30_000, 1000, [100]) == 1_000_000 - 750_000
