@@ -78,6 +78,18 @@ def _text(value):
     return value.isoformat() if isinstance(value, datetime | date) else value
 
 
+def _iso(value):
+    """JSON's fallback for the values it has no type for: dates in ISO 8601, as ``_text`` writes them."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+# json.dumps(..., ensure_ascii=False) with dates as ISO text, the encoder built once: the C encoder calls _iso only
+# for the dates, where a _text call per field cost a third of the export's time (cProfile of 100k rows).
+_json_line = json.JSONEncoder(ensure_ascii=False, default=_iso).encode
+
+
 class RecordWriter:
     """Writes dict records with ``fields`` to a binary stream, in ``fmt``; compressed when asked. Parquet takes
     ``schema`` (a pyarrow schema naming ``fields``); the others write values as text (dates in ISO 8601)."""
@@ -118,7 +130,7 @@ class RecordWriter:
             self._csv.writerow(["; ".join(value) if isinstance(value, list) else _text(value)
                                 for value in (record.get(name) for name in self.fields)])
         else:
-            line = json.dumps({name: _text(record.get(name)) for name in self.fields}, ensure_ascii=False)
+            line = _json_line({name: record.get(name) for name in self.fields})
             self.stream.write(line.encode("utf-8") + b"\n")
 
     def _flush_parquet(self) -> None:
