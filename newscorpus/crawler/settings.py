@@ -24,6 +24,8 @@ AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0   # Scrapy's recommended ceiling for being polite to one server
 CONCURRENT_REQUESTS = 32
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
+# Scrapy's, with that per-host limit held whatever the delay (newscorpus/crawler/downloader.py says why).
+DOWNLOADER = "newscorpus.crawler.downloader.HostLimitDownloader"
 DOWNLOAD_DELAY = 0.25
 # Scrapy starts this many asyncio tasks for every response's output, whatever it holds (scrapy.utils.asyncio.
 # _parallel_asyncio); a page gives one article or a list of links, so 100 (the default) only costs: 8 takes CPU
