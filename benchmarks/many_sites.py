@@ -32,6 +32,8 @@ import os
 import platform
 import random
 import re
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -428,6 +430,9 @@ class BuildRun:
     wall_seconds: float
     peak_rss_mb: float
     peak_connections: int
+    cpu_seconds: float = 0.0        # the build's process tree (user + system), Postgres's own out
+    crawl_cpu_seconds: float = 0.0  # its crawl child alone (sampled every 0.1 s, so up to 0.1 s short)
+    crawl_seconds: float = 0.0      # the crawl child's life (sampled)
 
 
 def _tree_rss_mb(process: psutil.Process) -> float:
@@ -440,6 +445,23 @@ def _tree_rss_mb(process: psutil.Process) -> float:
     return total / 2**20
 
 
+def _children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _crawl_child_cpu(build: psutil.Process) -> float | None:
+    """CPU seconds of the build's crawl child (and its own children) so far, or None when it is not running."""
+    try:
+        for member in build.children(recursive=True):
+            if "newscorpus.builds.crawl_child" in " ".join(member.cmdline()):
+                times = member.cpu_times()
+                return times.user + times.system + times.children_user + times.children_system
+    except psutil.Error:
+        pass
+    return None
+
+
 def watched_build(server_dsn: str, dsn: str, application_name: str, configs: list[Path], out: Path,
                   settings: dict, timeout: float = 3600) -> BuildRun:
     """`newscorpus build` of ``configs``, with its process tree's RSS and its connections polled every 0.1 s."""
@@ -450,11 +472,13 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
         command += ["-s", f"{name}={value}"]
     environment = {k: v for k, v in os.environ.items() if k != "NEWSCORPUS_DB_DSN"}
     errors = tempfile.TemporaryFile(mode="w+")
+    cpu_before = _children_cpu_seconds()
     started = time.monotonic()
     child = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment, stdout=subprocess.PIPE, stderr=errors,
                              text=True)
     peak_rss = 0.0
     peak_connections = 0
+    crawl_cpu, crawl_seen = 0.0, []
     output: list[str] = []
     reader = threading.Thread(target=lambda: output.append(child.stdout.read()), daemon=True)
     reader.start()
@@ -462,6 +486,10 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
     with psycopg.connect(server_dsn, autocommit=True) as poll:
         while child.poll() is None:
             peak_rss = max(peak_rss, _tree_rss_mb(watched))
+            crawl = _crawl_child_cpu(watched)
+            if crawl is not None:
+                crawl_cpu = max(crawl_cpu, crawl)
+                crawl_seen.append(time.monotonic())
             count = poll.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
                                  (application_name,)).fetchone()[0]
             peak_connections = max(peak_connections, count)
@@ -469,6 +497,7 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
                 child.kill()
             time.sleep(0.1)
     wall = time.monotonic() - started
+    cpu = _children_cpu_seconds() - cpu_before  # the build and what it reaped (its crawl child)
     reader.join()
     errors.seek(0)
     stderr = errors.read()
@@ -476,7 +505,8 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
         report = json.loads(output[0]) if output and output[0].strip() else {}
     except ValueError:
         report = {}
-    return BuildRun(child.returncode, report, stderr, wall, peak_rss, peak_connections)
+    crawl_seconds = crawl_seen[-1] - crawl_seen[0] if crawl_seen else 0.0
+    return BuildRun(child.returncode, report, stderr, wall, peak_rss, peak_connections, cpu, crawl_cpu, crawl_seconds)
 
 
 def link_scores(stored: list[dict], truth: dict) -> dict:
@@ -519,6 +549,38 @@ def throwaway_schema(server_dsn: str):
 
 
 @dataclass
+class PlainRun:
+    """The anchor: benchmarks/plain_spider.py over the same hosts, with the build's politeness."""
+    pages: int
+    wall_seconds: float
+    cpu_seconds: float
+    peak_rss_mb: float
+    peak_in_flight: int
+
+
+# The build's politeness settings, which the anchor takes too (the project's values unless --settings changes them).
+POLITENESS = ("CONCURRENT_REQUESTS", "CONCURRENT_REQUESTS_PER_DOMAIN", "DOWNLOAD_DELAY", "AUTOTHROTTLE_ENABLED",
+              "AUTOTHROTTLE_START_DELAY", "AUTOTHROTTLE_MAX_DELAY", "AUTOTHROTTLE_TARGET_CONCURRENCY")
+
+
+def plain_spider(sites: list[Site], servers: Servers, settings: dict) -> PlainRun:
+    """benchmarks/plain_spider.py from every site's front page at once (all the hosts in one crawler)."""
+    from benchmarks.crawl_rate import run_measured
+    from newscorpus.crawler import settings as project
+
+    command = [sys.executable, "-m", "benchmarks.plain_spider", *(f"{site.base_url}/" for site in sites)]
+    for name in POLITENESS:
+        command += ["-s", f"{name}={settings.get(name, getattr(project, name))}"]
+    command += ["-s", "LOG_LEVEL=INFO"]
+    servers.in_flight.peak.clear()
+    result, seconds, cpu, peak, _ = run_measured(command, dict(os.environ))
+    found = re.search(r"'response_received_count': (\d+)", result.stderr)
+    if result.returncode != 0 or found is None:
+        sys.exit(f"plain spider: exit {result.returncode}\n{result.stderr[-3000:]}")
+    return PlainRun(int(found.group(1)), seconds, cpu, peak / 2**20, max(servers.in_flight.peak.values(), default=0))
+
+
+@dataclass
 class Figures:
     sites: int
     articles: int
@@ -528,38 +590,61 @@ class Figures:
     peak_in_flight: int
     missing: list[str]
     missing_named: list[str]
+    plain: PlainRun | None = None
 
     @property
     def pages(self) -> int:
         return int(self.run.report.get("crawl", {}).get("pages_fetched", 0))
 
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.run.wall_seconds
+
     def row(self) -> dict:
-        return {"sites": self.sites, "articles": self.articles, "max_connections": self.max_connections,
-                "status": self.run.report.get("status"), "exit": self.run.returncode,
-                "wall_s": round(self.run.wall_seconds, 1), "pages": self.pages,
-                "pages_per_s": round(self.pages / self.run.wall_seconds, 1),
-                "peak_rss_mb": round(self.run.peak_rss_mb), "peak_connections": self.run.peak_connections,
-                "precision": round(self.scores["precision"], 4), "recall": round(self.scores["recall"], 4),
-                "truth_pairs": self.scores["truth_pairs"], "series_linked": self.scores["series_linked"],
-                "series_pairs": self.scores["series_pairs"], "peak_in_flight": self.peak_in_flight,
-                "per_host_limit": PER_HOST_LIMIT, "missing": len(self.missing),
-                "missing_not_named": len(set(self.missing) - set(self.missing_named))}
+        pages = max(self.pages, 1)
+        row = {"sites": self.sites, "articles": self.articles, "max_connections": self.max_connections,
+               "status": self.run.report.get("status"), "exit": self.run.returncode,
+               "wall_s": round(self.run.wall_seconds, 1), "crawl_s": round(self.run.crawl_seconds, 1),
+               "pages": self.pages, "pages_per_s": round(self.pages_per_s, 1),
+               "crawl_cpu_ms_per_page": round(1000 * self.run.crawl_cpu_seconds / pages, 1),
+               "build_cpu_ms_per_page": round(1000 * self.run.cpu_seconds / pages, 1),
+               "peak_rss_mb": round(self.run.peak_rss_mb), "peak_connections": self.run.peak_connections,
+               "precision": round(self.scores["precision"], 4), "recall": round(self.scores["recall"], 4),
+               "truth_pairs": self.scores["truth_pairs"], "series_linked": self.scores["series_linked"],
+               "series_pairs": self.scores["series_pairs"], "peak_in_flight": self.peak_in_flight,
+               "per_host_limit": PER_HOST_LIMIT, "missing": len(self.missing),
+               "missing_not_named": len(set(self.missing) - set(self.missing_named))}
+        if self.plain is not None:
+            plain = self.plain
+            row["plain"] = {"pages": plain.pages, "wall_s": round(plain.wall_seconds, 1),
+                            "pages_per_s": round(plain.pages / plain.wall_seconds, 1),
+                            "cpu_ms_per_page": round(1000 * plain.cpu_seconds / max(plain.pages, 1), 1),
+                            "peak_rss_mb": round(plain.peak_rss_mb), "peak_in_flight": plain.peak_in_flight}
+            row["pages_per_s_vs_plain"] = round(self.pages_per_s / (plain.pages / plain.wall_seconds), 3)
+        return row
 
 
 def run_sites(server_dsn: str, site_count: int, articles: int, max_connections: int | None = None,
-              settings: dict | None = None, sentences: dict | None = None) -> Figures:
-    """One build of ``site_count`` generated sites, watched; ``max_connections``: the bound (the default if None)."""
+              settings: dict | None = None, sentences: dict | None = None, plain: str | None = None) -> Figures:
+    """One build of ``site_count`` generated sites, watched; ``max_connections``: the bound (the default if None);
+    ``plain``: "before" or "after" the build, the plain spider over the same hosts too."""
     sites = generate_sites(site_count, articles, sentences=sentences)
     crawl = {**CRAWL_SETTINGS, **(settings or {})}
     if max_connections is not None:
         crawl["NEWSCORPUS_STORAGE_MAX_CONNECTIONS"] = str(max_connections)
+    anchor = None
     with Servers(sites) as servers, tempfile.TemporaryDirectory() as folder, \
             throwaway_schema(server_dsn) as (dsn, application_name):
+        if plain == "before":
+            anchor = plain_spider(sites, servers, crawl)
+        servers.in_flight.peak.clear()
         configs = write_configs(sites, Path(folder))
         run = watched_build(server_dsn, dsn, application_name, configs, Path(folder) / "out", crawl)
         truth = truth_groups(sites)
         stored = stored_articles(dsn)
         peak = max(servers.in_flight.peak.values(), default=0)
+        if plain == "after":
+            anchor = plain_spider(sites, servers, crawl)
     served = {site.base_url + a.path for site in sites for a in site.articles}
     missing = sorted(served - {record["url"] for record in stored})
     named = [url for url in missing if url in run.stderr]
@@ -567,7 +652,36 @@ def run_sites(server_dsn: str, site_count: int, articles: int, max_connections: 
 
     bound = max_connections if max_connections is not None else StorageConfig().max_connections
     return Figures(site_count, sum(len(s.articles) for s in sites), bound, run, link_scores(stored, truth), peak,
-                   missing, named)
+                   missing, named, anchor)
+
+
+def load() -> str:
+    return "/".join(f"{value:.1f}" for value in os.getloadavg())
+
+
+def summary(rows: list[dict]) -> None:
+    """Per site count: medians over the rounds, the per-round ratios to the plain spider, CPU per page beside the
+    first site count's."""
+    by_count: dict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        if not row.get("anchor"):
+            by_count[row["sites"]].append(row)
+    first = None
+    for count, runs in by_count.items():
+        cpu = statistics.median(r["crawl_cpu_ms_per_page"] for r in runs)
+        first = first or cpu
+        rate = statistics.median(r["pages_per_s"] for r in runs)
+        line = (f"{count} sites, {len(runs)} round(s): pages/s {rate:.1f}, "
+                f"crawl CPU {cpu:.1f} ms/page ({cpu / first:.2f}x the first count's), build CPU "
+                f"{statistics.median(r['build_cpu_ms_per_page'] for r in runs):.1f} ms/page, peak RSS "
+                f"{max(r['peak_rss_mb'] for r in runs)} MB")
+        ratios = [r["pages_per_s_vs_plain"] for r in runs if "pages_per_s_vs_plain" in r]
+        if ratios:
+            plain = [r["plain"] for r in runs]
+            line += (f"; plain spider {statistics.median(p['pages_per_s'] for p in plain):.1f} pages/s, "
+                     f"{statistics.median(p['cpu_ms_per_page'] for p in plain):.1f} CPU ms/page; build / plain "
+                     f"pages/s median {statistics.median(ratios):.2f} ({', '.join(f'{x:.2f}' for x in ratios)})")
+        print(line, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -583,26 +697,35 @@ def main(argv: list[str] | None = None) -> int:
                         help="a crawl setting, as `newscorpus build -s` (repeatable)")
     parser.add_argument("--anchor-connections", type=int, default=None,
                         help="also build the first site count with this bound (every site at once), as a ratio")
+    parser.add_argument("--plain", action="store_true",
+                        help="also crawl the same hosts with the plain spider (benchmarks/plain_spider.py) per build")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds over the site counts, forward then backward in turn (the plain spider before "
+                             "the build, then after, in turn)")
     args = parser.parse_args(argv)
     sentences = load_sentences()
     print(f"machine: {platform.node()} {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"texts: {len(sentences['zh'])} zh and {len(sentences['en'])} en sentences", flush=True)
+          f"texts: {len(sentences['zh'])} zh and {len(sentences['en'])} en sentences; load {load()}", flush=True)
     counts = [int(n) for n in args.sites.split(",")]
     settings = dict(pair.split("=", 1) for pair in args.settings)
     rows = []
-    for number, count in enumerate(counts):
-        per_site = args.total // count
-        figures = run_sites(args.dsn, count, per_site, args.max_connections, settings, sentences)
-        rows.append(figures.row())
-        print(json.dumps(rows[-1]), flush=True)
-        if figures.run.returncode != 0:
-            print(figures.run.stderr[-3000:], file=sys.stderr)
-        if number == 0 and args.anchor_connections:
-            anchor = run_sites(args.dsn, count, per_site, args.anchor_connections, settings, sentences)
-            rows.append(anchor.row() | {"anchor": True})
+    for round_number in range(args.rounds):
+        order = counts if round_number % 2 == 0 else counts[::-1]
+        for number, count in enumerate(order):
+            per_site = args.total // count
+            plain = ("before" if (round_number + number) % 2 else "after") if args.plain else None
+            figures = run_sites(args.dsn, count, per_site, args.max_connections, settings, sentences, plain)
+            rows.append(figures.row() | {"round": round_number + 1, "load": load()})
             print(json.dumps(rows[-1]), flush=True)
-            print(f"wall, bounded / every site at once: {figures.run.wall_seconds / anchor.run.wall_seconds:.2f}",
-                  flush=True)
+            if figures.run.returncode != 0:
+                print(figures.run.stderr[-3000:], file=sys.stderr)
+            if round_number == 0 and number == 0 and args.anchor_connections:
+                anchor = run_sites(args.dsn, count, per_site, args.anchor_connections, settings, sentences)
+                rows.append(anchor.row() | {"anchor": True})
+                print(json.dumps(rows[-1]), flush=True)
+                print(f"wall, bounded / every site at once: "
+                      f"{figures.run.wall_seconds / anchor.run.wall_seconds:.2f}", flush=True)
+    summary(rows)
     return 0
 
 

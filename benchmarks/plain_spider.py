@@ -1,10 +1,11 @@
 """The anchor of benchmarks/crawl_rate.py: a plain Scrapy spider, no project settings, no pipelines.
 
-    python -m benchmarks.plain_spider http://127.0.0.1:PORT/
+    python -m benchmarks.plain_spider http://127.0.0.1:PORT/ [more start URLs] [-s NAME=VALUE ...]
 
-It follows every link on the start URL's host and yields each page's raw text as an item (which goes nowhere):
-what Scrapy itself costs for the same pages, with the crawl settings crawl_rate.py gives the site spider
-(robots.txt obeyed, politeness off, 16 requests at a time, the 10 MB page cap, the asyncio reactor).
+It follows every link on a start URL's host and port and yields each page's raw text as an item (which goes
+nowhere): what Scrapy itself costs for the same pages, with the crawl settings crawl_rate.py gives the site spider
+(robots.txt obeyed, politeness off, 16 requests at a time, the 10 MB page cap, the asyncio reactor); ``-s`` changes
+one (benchmarks/many_sites.py: 4 a host, as its builds).
 """
 
 from __future__ import annotations
@@ -27,25 +28,32 @@ SETTINGS = {
 class PlainSpider(scrapy.Spider):
     name = "plain"
 
-    def __init__(self, start: str, **kwargs):
+    def __init__(self, starts: list[str], **kwargs):
         super().__init__(**kwargs)
-        self.start_urls = [start]
-        self.origin = "{0.scheme}://{0.netloc}/".format(urlsplit(start))
+        self.start_urls = list(starts)
+        self.origins = tuple("{0.scheme}://{0.netloc}/".format(urlsplit(start)) for start in starts)
         self.links = LinkExtractor()
 
     def parse(self, response):
         yield {"url": response.url, "page": response.text if hasattr(response, "text") else response.body}
         if hasattr(response, "text"):
             for link in self.links.extract_links(response):
-                if link.url.startswith(self.origin):  # the start URL's host and port
+                if link.url.startswith(self.origins):  # a start URL's host and port
                     yield response.follow(link)
 
 
-def main() -> None:
-    process = CrawlerProcess(SETTINGS, install_root_handler=True)
-    process.crawl(PlainSpider, start=sys.argv[1])
+def main(argv: list[str]) -> None:
+    starts, changed, arguments = [], {}, iter(argv)
+    for argument in arguments:
+        if argument == "-s":
+            name, _, value = next(arguments).partition("=")
+            changed[name] = value
+        else:
+            starts.append(argument)
+    process = CrawlerProcess({**SETTINGS, **changed}, install_root_handler=True)
+    process.crawl(PlainSpider, starts=starts)
     process.start()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
