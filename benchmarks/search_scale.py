@@ -181,6 +181,10 @@ def main() -> None:
     parser.add_argument("--dsn", default=os.environ.get("NEWSCORPUS_TEST_DSN",
                                                         "postgresql://postgres@127.0.0.1:5432/test"))
     args = parser.parse_args()
+    if not (DATA / "dedup" / "docs.jsonl").is_file():  # before an hour of corpus building, not after
+        print(f"search_scale: no {DATA / 'dedup' / 'docs.jsonl'} (the real slice): set NEWSCORPUS_SHARED_DATA",
+              file=sys.stderr)
+        sys.exit(2)
     print(f"`python -m benchmarks.search_scale --sizes {args.sizes} --rounds {args.rounds}`; "
           f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; candidates ranked per search: {SEARCH_CANDIDATES}")
