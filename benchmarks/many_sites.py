@@ -398,14 +398,12 @@ class Servers:
             except OSError:  # that port is taken on this host: any other
                 server = QuietServer((site.host, 0), _handler(site, self.in_flight))
             site.port = server.server_address[1]
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-            self.servers.append(server)
+            self.servers.append(server.start())
         return self
 
     def __exit__(self, *exc) -> None:
         for server in self.servers:
-            server.shutdown()
-            server.server_close()
+            server.stop()
 
 
 def write_configs(sites: list[Site], folder: Path) -> list[Path]:

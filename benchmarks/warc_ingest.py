@@ -24,7 +24,6 @@ import platform
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -35,7 +34,7 @@ from psycopg.conninfo import make_conninfo
 
 from benchmarks.crawl_rate import SETTINGS, run_measured
 from newscorpus.core.warc import WarcResponse, read_responses
-from newscorpus.demo.server import DemoSite
+from newscorpus.demo.server import DemoSite, QuietServer
 from newscorpus.store.connection import resolve_dsn
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +72,7 @@ class PagesSite:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def site_config_toml(self) -> str:
@@ -81,12 +80,11 @@ class PagesSite:
                 "article_patterns = ['/\\d{4}/\\d{2}/\\d{2}/']\nallow_private_addresses = true\nmax_depth = 1\n")
 
     def __enter__(self) -> PagesSite:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()
 
 
 def write_warc(site, server_dsn: str, directory: Path) -> str:

@@ -46,6 +46,15 @@ class QuietServer(ThreadingHTTPServer):
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 
+    def start(self, name: str | None = None) -> QuietServer:
+        """Serve from a daemon thread until :meth:`stop`."""
+        threading.Thread(target=self.serve_forever, name=name, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+
 
 class DemoSite:
     """The demo site: ``articles`` (+ ``flaky_article``, which answers 500 once, then 200) at ``base_url``. Its
@@ -64,7 +73,6 @@ class DemoSite:
         self._lock = threading.Lock()
         self._flaky_failures_left = 1
         self._server = QuietServer(("127.0.0.1", port), self._handler_class())
-        self._thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
@@ -93,13 +101,11 @@ class DemoSite:
         )
 
     def start(self) -> DemoSite:
-        self._thread = threading.Thread(target=self._server.serve_forever, name="demo-site", daemon=True)
-        self._thread.start()
+        self._server.start("demo-site")
         return self
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     def __enter__(self) -> DemoSite:
         return self.start()

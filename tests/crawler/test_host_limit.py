@@ -59,12 +59,11 @@ class CountingServer:
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def __enter__(self) -> CountingServer:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()
 
 
 def test_a_host_never_has_more_requests_at_once_than_its_limit_with_no_delay(postgres_server_dsn, tmp_path):
