@@ -35,6 +35,7 @@ class Page:
 def unfrozen_after():
     yield
     gc.unfreeze()  # the test run's own objects go back to the collector
+    StartUpObjectsFrozen.frozen_in_process = None
 
 
 def test_start_up_objects_leave_the_collector_and_later_ones_are_collected(unfrozen_after):
@@ -62,6 +63,21 @@ def test_start_up_objects_leave_the_collector_and_later_ones_are_collected(unfro
     del made_at_start
     gc.collect()
     assert at_start() is not None  # a cycle among start-up objects stays until the process ends
+
+
+def test_only_the_first_crawler_of_a_process_freezes(unfrozen_after):
+    first = get_crawler(settings_dict={"NEWSCORPUS_FREEZE_START_UP_OBJECTS": True})
+    first.stats.open_spider()
+    StartUpObjectsFrozen.from_crawler(first).engine_started()
+    frozen = first.stats.get_value("newscorpus/start_up/objects_frozen")
+
+    crawling = Page("http://example.test/news/2.html")  # a page of the first site, in flight
+    second = get_crawler(settings_dict={"NEWSCORPUS_FREEZE_START_UP_OBJECTS": True})
+    second.stats.open_spider()
+    StartUpObjectsFrozen.from_crawler(second).engine_started()  # a later site of the same build starts
+    assert gc.get_freeze_count() <= frozen  # nothing more frozen (a frozen object freed since lowers it)
+    assert id(crawling) in {id(o) for o in gc.get_objects()}  # still collected: not kept until the build ends
+    assert second.stats.get_value("newscorpus/start_up/objects_frozen") == frozen
 
 
 def test_off_with_its_setting():
