@@ -14,7 +14,8 @@ reference skeletons are loaded from Postgres when the spider opens and saved whe
 What the crawl extracts is provisional: it depends on the order pages arrive in. With
 NEWSCORPUS_EXTRACTION_DERIVE_AT_CLOSE (the default) and storage on, the stage's close derives the site's articles
 again from its stored pages (newscorpus.store.derivation: extraction in URL order, line noise, near-duplicates),
-the code `newscorpus reextract` runs, so the same pages give the same corpus.
+the code `newscorpus reextract` runs, so the same pages give the same corpus. Workers of a shared Redis run
+derive once per run (newscorpus.crawler.distributed.worker.RunWorker.derives_the_run).
 """
 
 from __future__ import annotations
@@ -147,7 +148,21 @@ class ExtractionPipeline:
                 self.crawler.stats.inc_value("newscorpus/site_aware/save_failed")
                 logger.exception("could not save site templates")
         if self.derive_at_close and self.database.is_open:
-            await self.derive()
+            worker = self.run_worker()
+            if worker is None or await worker.derives_the_run():
+                try:
+                    await self.derive()
+                finally:
+                    if worker is not None:
+                        await worker.derivation_written()
+
+    def run_worker(self):
+        """The crawl's worker of a shared Redis run (newscorpus.crawler.distributed.worker), or None."""
+        if not self.crawler.settings.get("NEWSCORPUS_REDIS_URL"):
+            return None
+        from newscorpus.crawler.distributed.worker import RunWorker
+
+        return self.crawler.get_extension(RunWorker)
 
     def site_config_of(self, item):
         """The config of the item's site: the crawl's, or the one a spider that reads WARC files gave it."""

@@ -13,6 +13,7 @@ the duplicate filter is bounded by one run, not by the crawl's whole history.
     {prefix}:{site}:{run}:pages           page requests admitted to the queue (the run-wide max_pages)
     {prefix}:{site}:{run}:finished        unix time the run was finished (no worker joins it any more)
     {prefix}:{site}:{run}:alive           worker id -> unix time of its last heartbeat (hash)
+    {prefix}:{site}:{run}:derivation      the worker deriving the run's articles at its close, then "done"
     {prefix}:{site}:{run}:inflight:{worker}  requests the worker popped and has not acknowledged (hash: ledger id
                                           -> "score encoded-request"), put back in the queue if the worker dies
 """
@@ -67,12 +68,16 @@ class RunKeys:
     def alive(self) -> str:
         return f"{self.base}:alive"
 
+    @property
+    def derivation(self) -> str:
+        return f"{self.base}:derivation"
+
     def inflight(self, worker_id: str) -> str:
         return f"{self.base}:inflight:{worker_id}"
 
     def all(self) -> tuple[str, ...]:
         return (self.requests, self.dupefilter, self.workers, self.started, self.seeded, self.pages, self.finished,
-                self.alive)
+                self.alive, self.derivation)
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,38 @@ def finish_run(server: redis.Redis, run: RunKeys, ttl: int = RUN_TTL_SECONDS) ->
     server.set(run.finished, repr(time.time()), ex=ttl)
 
 
+DERIVATION_DONE = "done"
+# KEYS[1]: the run's derivation key, KEYS[2]: its alive hash. ARGV: worker id, now, lease seconds, ttl seconds.
+# The claim is taken when nobody holds it, or from a holder whose heartbeat is older than the lease (it died while
+# deriving). Returns the holder after the call ("done" once the derivation is written).
+_CLAIM_DERIVATION = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] and holder ~= 'done' then
+  local seen = redis.call('HGET', KEYS[2], holder)
+  if seen and tonumber(ARGV[2]) - tonumber(seen) < tonumber(ARGV[3]) then return holder end
+  holder = false
+end
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', tonumber(ARGV[4]))
+  return ARGV[1]
+end
+return holder
+"""
+
+
+def claim_derivation(server: redis.Redis, run: RunKeys, worker_id: str, now: float, lease_seconds: float,
+                     ttl: int = RUN_TTL_SECONDS) -> str:
+    """Who derives the finished run's articles: this worker if it is the first to ask (or the holder stopped
+    beating), else the holder's id, or DERIVATION_DONE."""
+    holder = server.eval(_CLAIM_DERIVATION, 2, run.derivation, run.alive, worker_id, repr(now), repr(lease_seconds),
+                         ttl)
+    return holder.decode() if isinstance(holder, bytes) else holder
+
+
+def derivation_done(server: redis.Redis, run: RunKeys, ttl: int = RUN_TTL_SECONDS) -> None:
+    server.set(run.derivation, DERIVATION_DONE, ex=ttl)
+
+
 def may_close(state: RunState, now: float, idle_seconds: float) -> bool:
     """The idle/close rule: a worker may close when the run is finished, or when its queue is empty and no
     worker (this one included) has been active for ``idle_seconds`` — then nobody can add requests any more."""

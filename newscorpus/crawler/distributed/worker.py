@@ -8,6 +8,10 @@ until the run's queue is empty and no worker has been active for ``NEWSCORPUS_RE
 first worker to close marks the run finished. A worker killed with SIGKILL stops its heartbeat; after the lease
 (``NEWSCORPUS_REDIS_IDLE_SECONDS``) a live worker puts the requests of its ledger back in the queue
 (:mod:`newscorpus.crawler.distributed.ledger`), so the others finish the run without a re-seed.
+
+The site's articles are derived again at the close (newscorpus.pipelines.extraction) once per run, not once per
+worker: the first worker to close a finished run derives them, the others wait until it has written them
+(:meth:`RunWorker.derives_the_run`).
 """
 
 from __future__ import annotations
@@ -26,8 +30,15 @@ from newscorpus.crawler.distributed.ledger import (
     heartbeat_and_reclaim,
     leave,
 )
-from newscorpus.crawler.distributed.runs import finish_run, may_close, report_activity
-from newscorpus.crawler.distributed.scheduler import RunScheduler, wake_engine
+from newscorpus.crawler.distributed.runs import (
+    DERIVATION_DONE,
+    claim_derivation,
+    derivation_done,
+    finish_run,
+    may_close,
+    report_activity,
+)
+from newscorpus.crawler.distributed.scheduler import FRONTIER_ERRORS, RunScheduler, wake_engine
 from newscorpus.crawler.extensions.crawl_database import DATABASE_UNAVAILABLE, CrawlDatabase
 
 logger = logging.getLogger(__name__)
@@ -154,6 +165,49 @@ class RunWorker:
         # at all (benchmarks/worker_scaling.py).
         if self.closable or (state.queued and not engine.downloader.active):
             wake_engine(self.crawler)
+
+    async def derives_the_run(self) -> bool:
+        """Whether this worker derives the site's articles at its close. Outside a shared run, yes. In one, a
+        single worker does, once the run is done (the close rule: its queue empty, every worker's pages stored);
+        a worker stopped before then leaves it to the one that finishes the run. The others wait until it is
+        written, so that their close (and a build's next phase) comes after it; when its holder stops beating,
+        a waiting worker takes it over. Redis away: this worker derives (twice is only slower)."""
+        scheduler = self.scheduler
+        if scheduler is None:
+            return True
+        stats = self.crawler.stats
+        if not self.closable:
+            stats.set_value("newscorpus/derivation/left_to_the_run", 1)
+            logger.info("the run is not finished: the worker that finishes it derives the site's articles")
+            return False
+        server, keys, worker_id = scheduler.server, scheduler.run.keys, scheduler.worker_id
+        waited = False
+        while True:
+            try:
+                holder = await asyncio.to_thread(claim_derivation, server, keys, worker_id, time.time(),
+                                                 self.idle_seconds, scheduler.ttl_seconds)
+            except FRONTIER_ERRORS as error:
+                logger.warning("cannot agree on who derives the run (%s): deriving here", error)
+                return True
+            if holder == worker_id:
+                return True
+            if holder == DERIVATION_DONE:
+                stats.set_value("newscorpus/derivation/by_another_worker", 1)
+                return False
+            if not waited:
+                logger.info("worker %s derives the run's articles; waiting for it", holder)
+                waited = True
+            await asyncio.sleep(self.heartbeat_seconds)
+
+    async def derivation_written(self) -> None:
+        """The articles derived (or the attempt over): the waiting workers may close."""
+        scheduler = self.scheduler
+        if scheduler is None:
+            return
+        try:
+            await asyncio.to_thread(derivation_done, scheduler.server, scheduler.run.keys, scheduler.ttl_seconds)
+        except FRONTIER_ERRORS as error:  # the waiting workers take it over once this one stops beating
+            logger.warning("cannot record the run's derivation as done: %s", error)
 
     def spider_idle(self, spider) -> None:
         if not self.closable:

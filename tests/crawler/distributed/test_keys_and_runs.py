@@ -9,6 +9,9 @@ import pytest
 
 from newscorpus.crawler.distributed.keys import RUN_TTL_SECONDS, SiteKeys
 from newscorpus.crawler.distributed.runs import (
+    DERIVATION_DONE,
+    claim_derivation,
+    derivation_done,
     finish_run,
     join_or_start_run,
     may_close,
@@ -31,6 +34,25 @@ def test_keys_are_per_site_and_per_run():
 def test_a_bad_key_prefix_names_the_setting():
     with pytest.raises(ValueError, match="NEWSCORPUS_REDIS_KEY_PREFIX"):
         SiteKeys("demo", "bad%(spider)s")
+
+
+def test_one_worker_of_a_run_derives_it_and_a_dead_holder_is_taken_over(redis_server, key_prefix, site_name):
+    run = SiteKeys(site_name, key_prefix).run("r1")
+    now = time.time()
+    for worker in ("w1", "w2", "w3"):
+        redis_server.hset(run.alive, worker, repr(now))
+    with ThreadPoolExecutor(3) as pool:
+        holders = list(pool.map(lambda worker: claim_derivation(redis_server, run, worker, now, 30),
+                                ("w1", "w2", "w3")))
+    assert len(set(holders)) == 1 and holders[0] in ("w1", "w2", "w3")   # every worker names the same one
+    holder = holders[0]
+    other = next(worker for worker in ("w1", "w2", "w3") if worker != holder)
+    assert claim_derivation(redis_server, run, holder, now + 1, 30) == holder   # asked again: still its own
+    redis_server.hset(run.alive, holder, repr(now - 31))                        # the holder stopped beating
+    assert claim_derivation(redis_server, run, other, now, 30) == other         # taken over
+    derivation_done(redis_server, run)
+    assert claim_derivation(redis_server, run, holder, now, 30) == DERIVATION_DONE
+    assert 0 < redis_server.ttl(run.derivation) <= RUN_TTL_SECONDS
 
 
 def test_workers_starting_together_agree_on_one_run(redis_server, key_prefix, site_name):

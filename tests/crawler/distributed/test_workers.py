@@ -95,6 +95,8 @@ def test_three_workers_crawl_what_one_process_crawls(big_site, postgres_server_d
     assert fetched_twice == {big_site.flaky_article.path: 2}  # 500 then retried
     assert 1 <= big_site.requests["/robots.txt"] <= 3   # at most once per worker that fetched anything
     assert sum("started run" in text for text in stderr) == 1
+    assert sum("deriving the articles of" in text for text in stderr) == 1   # once per run, not per worker
+    assert sum("'newscorpus/derivation/by_another_worker': 1" in text for text in stderr) == 2
     assert sum("joined run" in text for text in stderr) == 2
     responses = [int(text.split("'response_received_count': ")[1].split(",")[0])
                  if "'response_received_count': " in text else 0 for text in stderr]
