@@ -429,8 +429,9 @@ class BuildRun:
     peak_rss_mb: float
     peak_connections: int
     cpu_seconds: float = 0.0        # the build's process tree (user + system), Postgres's own out
-    crawl_cpu_seconds: float = 0.0  # its crawl child alone (sampled every 0.1 s, so up to 0.1 s short)
-    crawl_seconds: float = 0.0      # the crawl child's life (sampled)
+    crawl_cpu_seconds: float = 0.0  # its crawl children alone (sampled every 0.1 s, so up to 0.1 s short)
+    crawl_seconds: float = 0.0      # the crawl children's life (sampled)
+    crawl_processes: int = 0        # the most crawl children seen at once
 
 
 def _tree_rss_mb(process: psutil.Process) -> float:
@@ -448,22 +449,24 @@ def _children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _crawl_child_cpu(build: psutil.Process) -> float | None:
-    """CPU seconds of the build's crawl child (and its own children) so far, or None when it is not running."""
-    try:
-        for member in build.children(recursive=True):
+def _crawl_children_cpu(build: psutil.Process) -> dict[int, float]:
+    """CPU seconds so far of each running crawl child of the build (with its own children), by pid."""
+    seconds = {}
+    for member in build.children(recursive=True):
+        try:
             if "newscorpus.builds.crawl_child" in " ".join(member.cmdline()):
                 times = member.cpu_times()
-                return times.user + times.system + times.children_user + times.children_system
-    except psutil.Error:
-        pass
-    return None
+                seconds[member.pid] = times.user + times.system + times.children_user + times.children_system
+        except psutil.Error:
+            pass
+    return seconds
 
 
 def watched_build(server_dsn: str, dsn: str, application_name: str, configs: list[Path], out: Path,
-                  settings: dict, timeout: float = 3600) -> BuildRun:
+                  settings: dict, timeout: float = 3600, crawl_processes: int = 1) -> BuildRun:
     """`newscorpus build` of ``configs``, with its process tree's RSS and its connections polled every 0.1 s."""
-    command = [str(NEWSCORPUS), "build", "--dsn", dsn, "--out", str(out), "--json", "--log-every", "30"]
+    command = [str(NEWSCORPUS), "build", "--dsn", dsn, "--out", str(out), "--json", "--log-every", "30",
+               "--crawl-processes", str(crawl_processes)]
     for config in configs:
         command += ["--site-config", str(config)]
     for name, value in settings.items():
@@ -476,7 +479,8 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
                              text=True)
     peak_rss = 0.0
     peak_connections = 0
-    crawl_cpu, crawl_seen = 0.0, []
+    crawl_cpu: dict[int, float] = {}
+    crawl_seen, crawl_processes = [], 0
     output: list[str] = []
     reader = threading.Thread(target=lambda: output.append(child.stdout.read()), daemon=True)
     reader.start()
@@ -484,10 +488,11 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
     with psycopg.connect(server_dsn, autocommit=True) as poll:
         while child.poll() is None:
             peak_rss = max(peak_rss, _tree_rss_mb(watched))
-            crawl = _crawl_child_cpu(watched)
-            if crawl is not None:
-                crawl_cpu = max(crawl_cpu, crawl)
+            running = _crawl_children_cpu(watched)
+            if running:
+                crawl_cpu |= running   # each child's last sample: one that ended keeps its last
                 crawl_seen.append(time.monotonic())
+                crawl_processes = max(crawl_processes, len(running))
             count = poll.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
                                  (application_name,)).fetchone()[0]
             peak_connections = max(peak_connections, count)
@@ -504,7 +509,8 @@ def watched_build(server_dsn: str, dsn: str, application_name: str, configs: lis
     except ValueError:
         report = {}
     crawl_seconds = crawl_seen[-1] - crawl_seen[0] if crawl_seen else 0.0
-    return BuildRun(child.returncode, report, stderr, wall, peak_rss, peak_connections, cpu, crawl_cpu, crawl_seconds)
+    return BuildRun(child.returncode, report, stderr, wall, peak_rss, peak_connections, cpu, sum(crawl_cpu.values()),
+                    crawl_seconds, crawl_processes)
 
 
 def link_scores(stored: list[dict], truth: dict) -> dict:
@@ -611,7 +617,8 @@ class Figures:
                "truth_pairs": self.scores["truth_pairs"], "series_linked": self.scores["series_linked"],
                "series_pairs": self.scores["series_pairs"], "peak_in_flight": self.peak_in_flight,
                "per_host_limit": PER_HOST_LIMIT, "missing": len(self.missing),
-               "missing_not_named": len(set(self.missing) - set(self.missing_named))}
+               "missing_not_named": len(set(self.missing) - set(self.missing_named)),
+               "crawl_processes": self.run.crawl_processes}
         if self.plain is not None:
             plain = self.plain
             row["plain"] = {"pages": plain.pages, "wall_s": round(plain.wall_seconds, 1),
@@ -623,7 +630,8 @@ class Figures:
 
 
 def run_sites(server_dsn: str, site_count: int, articles: int, max_connections: int | None = None,
-              settings: dict | None = None, sentences: dict | None = None, plain: str | None = None) -> Figures:
+              settings: dict | None = None, sentences: dict | None = None, plain: str | None = None,
+              crawl_processes: int = 1) -> Figures:
     """One build of ``site_count`` generated sites, watched; ``max_connections``: the bound (the default if None);
     ``plain``: "before" or "after" the build, the plain spider over the same hosts too."""
     sites = generate_sites(site_count, articles, sentences=sentences)
@@ -637,7 +645,8 @@ def run_sites(server_dsn: str, site_count: int, articles: int, max_connections: 
             anchor = plain_spider(sites, servers, crawl)
         servers.in_flight.peak.clear()
         configs = write_configs(sites, Path(folder))
-        run = watched_build(server_dsn, dsn, application_name, configs, Path(folder) / "out", crawl)
+        run = watched_build(server_dsn, dsn, application_name, configs, Path(folder) / "out", crawl,
+                            crawl_processes=crawl_processes)
         truth = truth_groups(sites)
         stored = stored_articles(dsn)
         peak = max(servers.in_flight.peak.values(), default=0)
@@ -697,6 +706,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also build the first site count with this bound (every site at once), as a ratio")
     parser.add_argument("--plain", action="store_true",
                         help="also crawl the same hosts with the plain spider (benchmarks/plain_spider.py) per build")
+    parser.add_argument("--crawl-processes", type=int, default=1,
+                        help="`newscorpus build --crawl-processes` (default 1)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="rounds over the site counts, forward then backward in turn (the plain spider before "
                              "the build, then after, in turn)")
@@ -712,7 +723,8 @@ def main(argv: list[str] | None = None) -> int:
         for number, count in enumerate(order):
             per_site = args.total // count
             plain = ("before" if (round_number + number) % 2 else "after") if args.plain else None
-            figures = run_sites(args.dsn, count, per_site, args.max_connections, settings, sentences, plain)
+            figures = run_sites(args.dsn, count, per_site, args.max_connections, settings, sentences, plain,
+                                args.crawl_processes)
             rows.append(figures.row() | {"round": round_number + 1, "load": load()})
             print(json.dumps(rows[-1]), flush=True)
             if figures.run.returncode != 0:

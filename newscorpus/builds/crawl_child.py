@@ -6,8 +6,12 @@ kept by how many sites run at once, and every store keeps its one held connectio
 transactions as in a crawl of one site. A site that stops for a database outage or a shutdown starts no more
 sites; those not crawled are named in the log and make the exit code 1.
 
+A build with ``--crawl-processes N`` runs N of them, each on its share of the sites and of the sites crawled at
+once (:func:`crawl_shares`), so the crawl's CPU-bound stages use N cores and the connections stay within the bound.
+
 ``python -m newscorpus.builds.crawl_child`` with SPEC_JSON on its stdin (never on its command line: it holds the
-DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0}``. Writes one JSON line
+DSN), SPEC = ``{"configs": [toml paths], "settings": {...}, "progress_seconds": 1.0, "sites_at_once": n}``
+(``sites_at_once`` optional: by default all that fit in the bound). Writes one JSON line
 per ``progress_seconds`` to stdout (``{"event": "progress", "sites": {name: counters}}``) and a last one with
 ``"event": "finished"``; Scrapy's log goes to stderr. Exit code 0 when every site's crawl finished normally
 and saved every page it fetched, 1 otherwise. When its parent (the build) dies, it
@@ -83,6 +87,15 @@ def sites_at_once(settings) -> int:
                            f"for a build (its own {BUILD_CONNECTIONS} and {per_site} per site), not {bound}")
     return (bound - BUILD_CONNECTIONS) // per_site
 
+
+def crawl_shares(configs: list[str], processes: int, at_once: int) -> list[tuple[list[str], int]]:
+    """The sites dealt to ``processes`` crawl processes in config order, one each in turn, with each one's share of
+    the ``at_once`` sites crawled at once: never more processes than sites, or than sites crawled at once."""
+    processes = max(1, min(processes, len(configs), at_once))
+    return [(configs[index::processes], at_once // processes + (index < at_once % processes))
+            for index in range(processes)]
+
+
 PROGRESS_STATS = {  # progress line key -> Scrapy stat
     "pages": "response_received_count",
     "items": "item_scraped_count",
@@ -124,7 +137,7 @@ def main(spec_json: str) -> int:
 
     process = CrawlerProcess(project_settings(spec.get("settings") or {}))
     waiting = [load_site_config(path) for path in spec["configs"]]
-    at_once = sites_at_once(process.settings)
+    at_once = spec.get("sites_at_once") or sites_at_once(process.settings)
     logger.info("crawling %d site(s), at most %d at once (%s)", len(waiting), at_once,
                 setting_name("STORAGE", "max_connections"))
     crawlers = {}

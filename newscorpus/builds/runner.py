@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -59,6 +61,7 @@ class BuildRequest:
     since: date | None = None
     crawl_settings: dict = field(default_factory=dict)
     restart: bool = False
+    crawl_processes: int = 1   # crawl child processes, each on its share of the sites (crawl_child.crawl_shares)
 
 
 @dataclass
@@ -69,6 +72,13 @@ class BuildOutcome:
     report: dict
     snapshot_dir: Path | None
     resumed_from: str | None = None
+
+
+def _read_lines(child: subprocess.Popen, index: int, lines: queue.Queue) -> None:
+    """A crawl child's stdout, line by line, onto ``lines`` as (index, line); (index, None) at its end."""
+    for line in child.stdout:
+        lines.put((index, line))
+    lines.put((index, None))
 
 
 def _config_path(config: SiteConfig) -> str:
@@ -159,38 +169,57 @@ class BuildRun:
 
     # --- phases ----------------------------------------------------------------------------------------
     def crawl(self, build_id: int, config_paths: list[str]) -> int:
-        spec = {"configs": config_paths, "progress_seconds": CRAWL_PROGRESS_SECONDS,
-                "settings": {**BUILD_CRAWL_SETTINGS, **self.request.crawl_settings, "NEWSCORPUS_DB_DSN": self.dsn}}
+        from newscorpus.builds.crawl_child import crawl_shares, sites_at_once
+        from newscorpus.crawler.runner import project_settings
+
+        settings = {**BUILD_CRAWL_SETTINGS, **self.request.crawl_settings, "NEWSCORPUS_DB_DSN": self.dsn}
+        shares = crawl_shares(config_paths, self.request.crawl_processes, sites_at_once(project_settings(settings)))
         # The spec (the DSN and any -s setting, passwords included) goes through a pipe, never the command line,
         # which every user of the machine can read (ps).
         command = [sys.executable, "-m", "newscorpus.builds.crawl_child"]
         known_runs: set[int] = set()
-        with (subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                               encoding="utf-8") as child,
-              self.progress.phase("crawl", "pages") as bar):
-            child.stdin.write(json.dumps(spec))
-            child.stdin.close()
-            for line in child.stdout:
-                try:
+        lines: queue.Queue = queue.Queue()
+        children: list[subprocess.Popen] = []
+        with self.progress.phase("crawl", "pages") as bar:
+            try:
+                for index, (configs, at_once) in enumerate(shares):
+                    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                             encoding="utf-8")
+                    children.append(child)
+                    child.stdin.write(json.dumps({"configs": configs, "sites_at_once": at_once, "settings": settings,
+                                                  "progress_seconds": CRAWL_PROGRESS_SECONDS}))
+                    child.stdin.close()
+                    threading.Thread(target=_read_lines, args=(child, index, lines), daemon=True).start()
+                sites_of = [{} for _ in children]   # each child's latest counters per site
+                running = len(children)
+                while running:
+                    index, line = lines.get()
+                    if line is None:
+                        running -= 1
+                        continue
                     self.hold_lock()
-                except BuildLockLost:
+                    try:
+                        event = json.loads(line)
+                        sites_of[index] = event["sites"]
+                    except (ValueError, KeyError, TypeError):
+                        print(line, end="", file=sys.stderr)  # not ours: pass it on
+                        continue
+                    sites = [counters for child_sites in sites_of for counters in child_sites.values()]
+                    runs = {s["crawl_run_id"] for s in sites if s.get("crawl_run_id")} - known_runs
+                    if runs:
+                        build_records.add_build_crawl_runs(self.dsn, build_id, sorted(runs))
+                        known_runs |= runs
+                    bar.update(sum(s.get("pages", 0) for s in sites),
+                               articles_new=sum(s.get("articles_new", 0) for s in sites),
+                               errors=sum(s.get("fetch_errors", 0) + s.get("http_errors", 0) for s in sites))
+            except BuildLockLost:
+                for child in children:
                     child.terminate()   # a graceful stop: what was fetched is written
-                    child.communicate()
-                    raise
-                try:
-                    event = json.loads(line)
-                    sites = event["sites"]
-                except (ValueError, KeyError, TypeError):
-                    print(line, end="", file=sys.stderr)  # not ours: pass it on
-                    continue
-                runs = {s["crawl_run_id"] for s in sites.values() if s.get("crawl_run_id")} - known_runs
-                if runs:
-                    build_records.add_build_crawl_runs(self.dsn, build_id, sorted(runs))
-                    known_runs |= runs
-                bar.update(sum(s.get("pages", 0) for s in sites.values()),
-                           articles_new=sum(s.get("articles_new", 0) for s in sites.values()),
-                           errors=sum(s.get("fetch_errors", 0) + s.get("http_errors", 0) for s in sites.values()))
-        return child.returncode
+                raise
+            finally:
+                for child in children:
+                    child.wait()
+        return max((child.returncode for child in children), default=0)
 
     def maintenance(self, build_id: int, sites: list[str], report: dict) -> None:
         done = report.setdefault("maintenance", {})

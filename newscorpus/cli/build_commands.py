@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from newscorpus.cli.arguments import iso_date, limit
+from newscorpus.cli.arguments import iso_date, limit, positive_int
 from newscorpus.cli.database_options import add_database_options, check_site, open_database
 from newscorpus.cli.main import CommandError
 
@@ -36,6 +36,8 @@ def register(subparsers) -> None:
                        help="abandon an interrupted build instead of resuming it")
     build.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                        help="a Scrapy/newscorpus setting for the crawl (repeatable), as scrapy crawl -s")
+    build.add_argument("--crawl-processes", type=positive_int, default=1, metavar="N",
+                       help="crawl in N processes, each on its share of the sites, to use N cores (default 1)")
     build.add_argument("--log-every", type=float, default=30.0, metavar="SECONDS",
                        help="when stderr is not a terminal, a progress line every SECONDS (default 30)")
     build.add_argument("--json", action="store_true", help="print the report as JSON instead of a summary")
@@ -128,7 +130,8 @@ def run_build_command(args) -> int:
 
     configs = build_site_configs(args.sites, args.site_config)
     request = BuildRequest(sites=configs, out_dir=Path(args.out), since=args.since,
-                           crawl_settings=_settings(args.set), restart=args.restart)
+                           crawl_settings=_settings(args.set), restart=args.restart,
+                           crawl_processes=args.crawl_processes)
     dsn = open_database(args, create=True)
     try:
         outcome = run_build(dsn, request, ProgressReporter(every_seconds=args.log_every))

@@ -6,7 +6,7 @@ requests at once than its limit."""
 from __future__ import annotations
 
 from benchmarks.many_sites import PER_HOST_LIMIT, run_sites
-from newscorpus.builds.crawl_child import BUILD_CONNECTIONS, site_connections, sites_at_once
+from newscorpus.builds.crawl_child import BUILD_CONNECTIONS, crawl_shares, site_connections, sites_at_once
 from newscorpus.crawler.runner import project_settings
 
 SITES = 5
@@ -15,11 +15,13 @@ SITES = 5
 def test_five_sites_built_two_at_once_keep_every_article_within_the_connection_bound(postgres_server_dsn):
     bound = BUILD_CONNECTIONS + 2 * site_connections(project_settings())
     assert sites_at_once(project_settings({"NEWSCORPUS_STORAGE_MAX_CONNECTIONS": bound})) == 2
-    # no delay: the crawl takes seconds, and the per-host limit must hold without one
+    # no delay: the crawl takes seconds, and the per-host limit must hold without one; two crawl processes,
+    # one site at once each: the bound holds across them, and reprints are linked across processes
     figures = run_sites(postgres_server_dsn, SITES, 10, max_connections=bound,
-                        settings={"DOWNLOAD_DELAY": "0", "AUTOTHROTTLE_ENABLED": "0"})
+                        settings={"DOWNLOAD_DELAY": "0", "AUTOTHROTTLE_ENABLED": "0"}, crawl_processes=2)
     run = figures.run
     assert run.returncode == 0, run.stderr[-3000:]
+    assert run.crawl_processes == 2
     assert run.report["status"] == "succeeded"
     assert set(run.report["crawl"]["finish_reasons"]) == {f"site{n:03d}" for n in range(2, 2 + SITES)}
     assert figures.missing == []                           # every article served is stored
@@ -28,6 +30,15 @@ def test_five_sites_built_two_at_once_keep_every_article_within_the_connection_b
     assert figures.scores["precision"] == 1.0
     assert figures.scores["series_pairs"] > 0 and figures.scores["series_linked"] == 0
     assert 0 < figures.peak_in_flight <= PER_HOST_LIMIT
+
+
+def test_sites_are_dealt_to_the_crawl_processes_in_turn_within_the_sites_at_once():
+    configs = [f"site{n}.toml" for n in range(5)]
+    assert crawl_shares(configs, 1, 8) == [(configs, 8)]
+    assert crawl_shares(configs, 2, 8) == [(configs[0::2], 4), (configs[1::2], 4)]
+    assert crawl_shares(configs, 2, 3) == [(configs[0::2], 2), (configs[1::2], 1)]
+    assert crawl_shares(configs, 4, 2) == [(configs[0::2], 1), (configs[1::2], 1)]   # no more than at once
+    assert crawl_shares(configs[:1], 3, 8) == [(configs[:1], 8)]                     # no more than sites
 
 
 def test_a_bound_too_small_for_one_site_is_refused_before_the_build(postgres_server_dsn, tmp_path):
