@@ -32,6 +32,7 @@ NAME_END = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\d{1,2}\s+(?:jan|feb|mar|apr|may|"
     r"jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}/\d{1,2}/|\bfor\s+[A-Z]|\bfollow\b|\bemail\b|\bview\s+all|"
     r"\bmore\s+(?:from|by|posts|articles)|\bread\s+more|\bphotograph|\bconnect\s+on|"
+    r"\d+\s*(?:comments?|responses?|replies)\b|viewed\s+\d+\s+times?\b|"
     r"\s(?:发表于|发布于|发布时间|时间|日期|来源|阅读|评论|点击|责任编辑|编辑)|[:：]\s*\d)",
     re.IGNORECASE,
 )
@@ -45,6 +46,21 @@ ROLE_WORDS = frozenset(
     "vp head senior chief lead principal associate staff freelance contributing managing executive deputy "
     "marketing content digital tech technology seo certified licensed registered member partner owner "
     "winemaker journalist blogger".split()
+)  # fmt: skip
+# Role nouns that end a role, never a person's name: "Event Coordinator", "Travel Editor" (wcxb_train's author
+# boxes and meta authors name the role where the name is missing).
+ROLE_TITLES = frozenset(
+    "editor writer reporter correspondent manager engineer specialist analyst director contributor columnist "
+    "producer strategist consultant coordinator officer president founder co-founder cofounder ceo cto journalist "
+    "blogger expert chief".split()
+)  # fmt: skip
+# Words that join the words of a role ("Editor-in-Chief", "Head of Content").
+ROLE_JOINERS = frozenset("in of the and at for &".split())
+# Buttons and links of author boxes that start with a verb ("Learn More", "Connect on LinkedIn"): no name starts
+# with one.
+CALL_TO_ACTION = frozenset(
+    "learn connect view see click discover explore shop download share join watch subscribe visit continue "
+    "read".split()
 )  # fmt: skip
 # Words that make a text something other than a person's name (site chrome, placeholders, UI).
 NOT_A_NAME = frozenset(
@@ -152,7 +168,9 @@ def _trimmed(text: str, strict: bool) -> str | None:
     for _ in range(2):
         text = LABEL.sub("", text)
     end = NAME_END.search(text)
-    if end and end.start() > 0:
+    # "Jane Roe for The Times" ends at "for"; "Center for Drug Evaluation" is one organisation's name
+    if end and end.start() > 0 and not (end.group(0).lstrip().startswith("for") and
+                                        is_organisation_name(text[: end.start()])):
         text = text[: end.start()]
     if _HAN_ANY.search(text):
         text = ZH_ROLE_PREFIX.sub("", text.strip()).strip()
@@ -251,8 +269,23 @@ def _acronym(text: str, words: list[str], lowered: list[str], strict: bool) -> s
     return None
 
 
+def _call_to_action(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """A button's words ("Learn More", "Connect on LinkedIn"): a verb of CALL_TO_ACTION first."""
+    return "a button" if lowered and lowered[0] in CALL_TO_ACTION and len(words) <= 4 else None
+
+
+def _role_only(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:
+    """A role without a name: every word a role word ("Senior Editor", "Editor-in-Chief", "Marketing"), or two
+    words ending with a role noun ("Event Coordinator")."""
+    parts = [part for word in lowered for part in word.split("-") if part and part not in ROLE_JOINERS]
+    if parts and all(part in ROLE_WORDS or part in ROLE_TITLES for part in parts):
+        return "a role"
+    return "a role" if len(words) == 2 and lowered[-1] in ROLE_TITLES else None
+
+
 # Rules on a name not written in Han characters only, in order: (text, its words, their lower case, strict).
-WORD_RULES = (_han_sentence, _chrome_words, _too_many_words, _placeholder, _lower_case_words, _account_word, _acronym)
+WORD_RULES = (_han_sentence, _chrome_words, _too_many_words, _placeholder, _lower_case_words, _account_word, _acronym,
+              _call_to_action, _role_only)
 
 
 def _drop_role(text: str) -> str:
@@ -263,7 +296,7 @@ def _drop_role(text: str) -> str:
             text = text.split("(", 1)[0].strip()
     words = text.split()
     for index, word in enumerate(words):
-        if index >= 2 and word.lower().strip(",.") in ROLE_WORDS:
+        if index >= 2 and word.lower().strip(",.").split("-")[0] in ROLE_WORDS:
             return " ".join(words[:index]).rstrip(",")
     return text
 
@@ -293,6 +326,8 @@ def _byline_parts(raw: str) -> list[str]:
     """The byline cut at SPLIT's separators; a Han-only byline at its spaces (`王建宏 张文攀`); a part of
     comma-separated full names at its commas ("Jane Roe, John Doe", but not "Jane Roe, MD")."""
     parts = [p for p in SPLIT.split(raw) if p and p.strip()]
+    if len(parts) > 1 and _one_organisation(raw, parts):
+        return [raw]
     if len(parts) == 1 and HAN_ONLY.match(raw.replace(" ", "")) and " " in raw.strip():
         parts = raw.split()
     spread: list[str] = []
@@ -303,6 +338,13 @@ def _byline_parts(raw: str) -> list[str]:
         else:
             spread.append(part)
     return spread
+
+
+def _one_organisation(raw: str, parts: list[str]) -> bool:
+    """"Center for Drug Evaluation and Research", "Department of Health and Human Services": an organisation's name
+    holding "and", not several names (a part is a single word or an organisation; no comma lists names)."""
+    return "," not in raw and is_organisation_name(raw) and any(
+        len(part.split()) < 2 or is_organisation_name(part) for part in parts)
 
 
 def _cut_role_tail(text: str) -> str:

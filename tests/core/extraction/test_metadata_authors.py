@@ -189,3 +189,82 @@ def test_a_reporters_credit_inside_a_paragraph(body):
 def test_widgets_in_byline_boxes_are_no_authors(widget):
     assert authors(zh_page(byline=widget), ZH_URL) == ()
     assert authors(page(widget)) == ()
+
+
+# Failure classes of issue 37 (authors), each on a page of our own.
+SITE_HEAD = ('<meta property="og:site_name" content="Example Gazette">'
+             '<title>Footbridge opens over the river | Example Gazette</title>')
+
+
+@pytest.mark.parametrize("head", [
+    '<meta name="author" content="Example Gazette">' + SITE_HEAD,            # meta author = og:site_name
+    '<meta name="author" content="Example Gazette"><title>Footbridge opens over the river | Example Gazette</title>',
+])
+def test_the_site_name_is_never_stored_as_the_author(head):
+    html = page(head=head).replace("<title>Footbridge opens over the river</title>", "")
+    assert authors(html) == ()
+
+
+@pytest.mark.parametrize("widget", [
+    '<div class="author-box"><a href="/authors/jane-roe/">Learn More</a></div>',
+    '<div class="author-box"><span class="author-social">Connect on LinkedIn</span></div>',
+])
+def test_widget_text_is_no_name_and_the_byline_beside_it_is(widget):
+    assert authors(page(widget + '<p class="author-name">Jane Roe</p>')) == ("Jane Roe",)
+    assert authors(page(widget)) == ()
+
+
+@pytest.mark.parametrize("role", ["Editor-in-Chief", "Marketing", "Event Coordinator", "Staff Writer",
+                                  "Senior Editor", "Contributing Writer"])
+def test_a_role_alone_is_no_name(role):
+    assert split_names(role) == ()
+    assert split_names(role, strict=False) == ()
+    assert authors(page(head=f'<meta name="author" content="{role}">')) == ()
+
+
+def test_a_name_then_its_role_on_the_byline_keeps_only_the_name():
+    assert authors(page('<p>By Jane Roe, Editor-in-Chief</p>')) == ("Jane Roe",)
+    assert authors(page('<p class="byline"><span>Jane Roe</span> <span>Editor-in-Chief</span></p>')) == \
+        ("Jane Roe",)
+
+
+@pytest.mark.parametrize("name", ["Center for Drug Evaluation and Research",
+                                  "Department of Health and Human Services"])
+def test_an_organisation_is_not_split_at_and(name):
+    assert split_names(name, strict=False) == (name,)
+    head = ('<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization",'
+            f'"name":"{name}"}}}}</script>')
+    assert authors(page(head=head)) == (name,)
+
+
+def test_two_people_are_still_split_at_and():
+    assert split_names("Jane Roe and John Doe") == ("Jane Roe", "John Doe")
+    assert split_names("Jane Roe and John Doe", strict=False) == ("Jane Roe", "John Doe")
+
+
+@pytest.mark.parametrize("meta", ["citation_author", "citation_authors", "dc.creator"])
+def test_every_author_of_several_metas(meta):
+    head = "".join(f'<meta name="{meta}" content="{name}">' for name in ("Jane Roe", "John Doe", "Ann Lee"))
+    assert authors(page(head=head)) == ("Jane Roe", "John Doe", "Ann Lee")
+    first_only = '<meta name="DC.Creator" content="Jane Roe">'  # a paper's first author, before the full list
+    assert authors(page(head=first_only + head)) == ("Jane Roe", "John Doe", "Ann Lee")
+
+
+@pytest.mark.parametrize("byline", ['<p class="byline">By Jane Roe<span>21 Comments</span></p>',
+                                    '<p>By Jane Roe 21 Comments</p>',
+                                    '<p>By Jane Roe · 4 comments</p>'])
+def test_a_name_is_not_run_into_the_next_text(byline):
+    assert authors(page(byline)) == ("Jane Roe",)
+
+
+def test_the_author_of_a_related_paper_is_no_author():
+    related = ('<aside class="related-posts"><h3>Related</h3><ul><li><a href="/p/2">Bridges of the north</a> '
+               '<span class="author">John Doe</span></li></ul></aside>')
+    assert authors(page("<p>By Jane Roe</p>", after=related)) == ("Jane Roe",)
+
+
+def test_a_personal_site_named_after_its_writer_keeps_the_name():
+    head = ('<meta name="author" content="Karl Voit"><meta property="og:site_name" content="Karl Voit">'
+            '<title>Footbridge opens over the river | Karl Voit</title>')
+    assert authors(page(head=head).replace("<title>Footbridge opens over the river</title>", "")) == ("Karl Voit",)
+    assert split_names("IANSViewed 124 times") == ()

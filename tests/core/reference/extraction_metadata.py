@@ -88,16 +88,20 @@ def line_authors_every_pattern(lines: list[str], source: str = "line") -> list[A
 
 
 def meta_author_every_name(page_markup: PageMarkup) -> AuthorCandidate | None:
-    """The meta tags' author candidate, every name of AUTHOR_META looked up."""
+    """The meta tags' author candidate, every name of AUTHOR_META looked up: the first that names someone, or a
+    later one naming the same people and more."""
+    chosen: tuple[str, ...] = ()
     for key in bylines.AUTHOR_META:
         if key == "twitter:data1" and (page_markup.first_meta("twitter:label1") or "").lower() not in (
                 "written by", "author", "by"):
             continue
         names = tuple(dict.fromkeys(n for value in page_markup.meta.get(key, ())
                                     for n in bylines.split_names(value, strict=False)))
-        if names:
-            return AuthorCandidate("meta", names[:bylines.MAX_AUTHORS])
-    return None
+        if not chosen:
+            chosen = names
+        elif len(names) > len(chosen) and {bylines.name_key(n) for n in chosen} <= {bylines.name_key(n) for n in names}:
+            chosen = names
+    return AuthorCandidate("meta", chosen[:bylines.MAX_AUTHORS]) if chosen else None
 
 
 # --- dates -----------------------------------------------------------------------------------------------------
