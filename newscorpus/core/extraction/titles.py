@@ -207,11 +207,42 @@ def strip_site(title: str | None, sites: list[str], host: str) -> str | None:
     return title or None
 
 
+# Elements inside a heading that are no part of the headline: a byline or a date a theme nests in the <h1>.
+HEADING_EXTRA = re.compile(r"byline|author|date|posted|timestamp|meta-?info|entry-meta", re.IGNORECASE)
+# Tags that part words when rendered (a line break, a block); inline tags (<span>, <em>, <a>) join their text to the
+# next ("<span>C</span>ycle" shows "Cycle").
+_WORD_PARTING_TAGS = frozenset("br div p li ul ol table tr td th h1 h2 h3 h4 h5 h6 header section hr".split())
+
+
+def heading_text(element: etree._Element, limit: int = MAX_HEADLINE_CHARS + 1) -> str:
+    """A heading's text as it is shown: inline pieces joined as they stand, a space where a line break or a block
+    parts them, a nested byline or date (<time>, HEADING_EXTRA classes) left out; spaces collapsed, cut at `limit`."""
+    parts: list[str] = [element.text or ""]
+    _shown_children(element, parts, 0)
+    return " ".join("".join(parts).split())[:limit]
+
+
+def _shown_children(element: etree._Element, parts: list[str], depth: int) -> None:
+    for child in element:
+        if isinstance(child.tag, str) and depth < 12 and not _heading_extra(child):
+            parting = child.tag in _WORD_PARTING_TAGS
+            parts.append(" " if parting else "")
+            parts.append(child.text or "")
+            _shown_children(child, parts, depth + 1)
+            parts.append(" " if parting else "")
+        parts.append(child.tail or "")
+
+
+def _heading_extra(element: etree._Element) -> bool:
+    return element.tag == "time" or HEADING_EXTRA.search(f"{element.get('class') or ''} {element.get('id') or ''}") \
+        is not None
+
+
 def _heading_candidates(markup: PageMarkup, sites: list[str], host: str) -> list[str]:
     """Texts of the page's <h1>s that can be a headline: not a logo/brand heading, not the site's name."""
     found = []
     for element in markup.h1s:
-        text = _EDIT_LINK.sub("", _clean(text_of(element, MAX_HEADLINE_CHARS + 1)) or "") or None
+        text = _EDIT_LINK.sub("", _clean(heading_text(element)) or "") or None
         if not text or len(text) > MAX_HEADLINE_CHARS or _in_site_chrome(element):
             continue
         if _is_site_part(text, sites, host):
@@ -288,11 +319,30 @@ def choose_title(markup: PageMarkup, url: str | None = None) -> TitleChoice:
 
 
 def _as_stated(heading: str, cleaned: list[tuple[str, str]]) -> str:
-    """An all-capitals heading (a theme's capitals) in the spelling of the stated title with the same words."""
-    if any(char.islower() for char in heading):
-        return heading
+    """An all-capitals heading (a theme's capitals) in the spelling of the stated title with the same words; a
+    heading that lost a separator to a line break ("Headline<br>standfirst") with the stated title's."""
     heading_key = key(heading)
-    return next((text for _, text in cleaned if key(text) == heading_key), heading)
+    same = [text for _, text in cleaned if key(text) == heading_key]
+    if not any(char.islower() for char in heading):
+        return same[0] if same else heading
+    return next((text for text in same if _lost_separators(heading, text)), heading)
+
+
+_SEPARATOR_MARKS = frozenset(":;,|–—-")
+
+
+def _lost_separators(heading: str, stated: str) -> bool:
+    """Whether `stated` is `heading` with separators inside it that the heading lacks ("Headline: standfirst" for
+    "Headline<br>standfirst"): the same first and last characters, and only separator marks added."""
+    shown, full = "".join(heading.split()), "".join(stated.split())
+    if len(full) <= len(shown) or shown[:1] != full[:1] or shown[-1:] != full[-1:]:
+        return False
+    added = list(full)
+    for char in shown:  # remove the heading's characters in order; what remains is what the stated title adds
+        if char not in added:
+            return False
+        added.remove(char)
+    return all(char in _SEPARATOR_MARKS for char in added)
 
 
 def _agrees(heading: str, title: str) -> bool:

@@ -88,3 +88,43 @@ def test_a_wiki_edit_link_is_not_part_of_the_heading_and_a_home_link_marks_a_log
     header = '<h1><a href="/">Example Gazette</a></h1>'
     assert title_of("<title>Example Gazette</title>", header=header,
                     article_heading="<h2>Footbridge opens</h2>") != "Example Gazette"
+
+
+# Failure classes of issue 37 (titles), each on a page of our own.
+GAZETTE = "<title>Footbridge opens over the river | Example Gazette</title>" \
+    '<meta property="og:site_name" content="Example Gazette">'
+
+
+@pytest.mark.parametrize("heading", [
+    "<h1>Footbridge opens over the river<span class='byline'>By Jane Roe</span></h1>",
+    "<h1>Footbridge opens over the river <small class='author'>by Jane Roe</small></h1>",
+    "<h1><time datetime='2025-12-18'>Dec 18 2025</time> Footbridge opens over the river</h1>",
+    "<h1><a href='/news/footbridge'><span class='post-date'>Dec 18 2025</span> Footbridge opens over the river</a>"
+    "</h1>",
+])
+def test_a_byline_or_date_inside_the_heading_is_not_part_of_the_title(heading):
+    assert title_of(GAZETTE, article_heading=heading) == "Footbridge opens over the river"
+
+
+@pytest.mark.parametrize("heading", ["<h1><span class='dropcap'>C</span>ycle lanes open on the river road</h1>",
+                                     "<h1>Cycle lanes open on the <em>river</em> road</h1>",
+                                     "<h1>Cycle lanes open<br>on the river road</h1>"])
+def test_inline_markup_does_not_split_a_word_and_a_line_break_parts_words(heading):
+    assert title_of("", article_heading=heading) == "Cycle lanes open on the river road"
+
+
+def test_a_separator_the_heading_lost_is_taken_from_the_stated_title():
+    head = "<title>Footbridge opens: a new crossing for walkers | Example Gazette</title>" \
+        '<meta property="og:site_name" content="Example Gazette">'
+    assert title_of(head, article_heading="<h1>Footbridge opens<br>a new crossing for walkers</h1>") == \
+        "Footbridge opens: a new crossing for walkers"
+
+
+@pytest.mark.parametrize(("stated", "shown"), [("Walkers' new bridge opens", "Walkers’ new bridge opens"),
+                                               ("Walkers’ new bridge opens", "Walkers' new bridge opens")])
+def test_curly_and_straight_apostrophes_agree_and_the_heading_keeps_its_own(stated, shown):
+    head = f'<meta property="og:title" content="{stated}">'
+    assert title_of(head, article_heading=f"<h1>{shown}</h1>") == shown
+    entity = "<title>Walkers&#8217; new bridge opens | Example Gazette</title>" \
+        '<meta property="og:site_name" content="Example Gazette">'
+    assert title_of(entity, article_heading="") == "Walkers’ new bridge opens"
