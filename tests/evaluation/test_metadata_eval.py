@@ -96,3 +96,20 @@ def test_cli_prints_the_table_and_checks_floors(tmp_path: Path, capsys: pytest.C
     assert main(["eval", "metadata", str(data), "--floors", str(floors)]) == 1
     assert main(["eval", "metadata", str(tmp_path / "missing")]) == 2
     assert main(["eval", "metadata", str(data), "--compare", "nosuchtool"]) == 2
+
+
+def test_cross_validation_gives_each_sets_held_out_author_share(tmp_path: Path) -> None:
+    from newscorpus.evaluation.metadata_cv import cross_validate
+
+    zh = tmp_path / "zh"
+    zh.mkdir()
+    (zh / "zh1.html").write_bytes(ZH_PAGE.encode("gb18030"))
+    (zh / "zh2.html").write_bytes(ZH_PAGE.replace("王建宏 张文攀", "李明").encode("gb18030"))
+    (zh / "manifest.json").write_text(json.dumps({"name": "tiny_zh", "items": [
+        {"stem": "zh1", "lang": "zh", "author": "王建宏 张文攀"}, {"stem": "zh2", "lang": "zh", "author": "李明"}]}),
+        encoding="utf-8")
+    (tmp_path / "en").mkdir()
+    items = ev.load_items([_dataset(tmp_path / "en"), zh])
+    lines = list(cross_validate(items, folds=2))
+    assert lines[-2] == "tiny: held-out author exact 1.000 (shipped order, in sample: 1.000; 2 authored pages)"
+    assert lines[-1] == "tiny_zh: held-out author exact 1.000 (shipped order, in sample: 1.000; 2 authored pages)"
