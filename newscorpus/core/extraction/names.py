@@ -221,8 +221,19 @@ def _a_number(text: str) -> str | None:
         else None
 
 
+# Chinese buttons and links of byline boxes: a verb of an app or a share bar first (下载App, 打开客户端, 扫码阅读), or a
+# page version or a comment link (手机版, 热门跟贴); what a portal's author box also holds (magic_html_article's
+# 163, qidian and pinshiwen pages).
+ZH_BUTTON = re.compile(r"^(?:下载|打开|扫码|扫一扫|登录|注册|点击|关注|分享|收藏|订阅|返回|查看|进入)|"
+                       r"(?:手机|网页|电脑|触屏|极速|简|繁)版$|跟贴|跟帖|客户端|[Aa][Pp][Pp]$")
+
+
+def _a_button(text: str) -> str | None:
+    return "a button" if _HAN_ANY.search(text) and ZH_BUTTON.search(text) else None
+
+
 # Rules on the text alone, in order.
-SHAPE_RULES = (_no_text, _too_long, _a_path, _a_number)
+SHAPE_RULES = (_no_text, _too_long, _a_path, _a_number, _a_button)
 
 
 def _han_sentence(text: str, words: list[str], lowered: list[str], strict: bool) -> str | None:

@@ -268,3 +268,12 @@ def test_a_personal_site_named_after_its_writer_keeps_the_name():
             '<title>Footbridge opens over the river | Karl Voit</title>')
     assert authors(page(head=head).replace("<title>Footbridge opens over the river</title>", "")) == ("Karl Voit",)
     assert split_names("IANSViewed 124 times") == ()
+
+
+@pytest.mark.parametrize("widget", ['<div class="post_author"><a href="#tie">热门跟贴</a></div>',
+                                    '<div class="author-bar"><a href="/m/">手机版</a></div>',
+                                    '<div class="author-app"><a href="/app">下载App</a></div>',
+                                    '<div class="author-app"><a href="/app">打开客户端</a></div>'])
+def test_chinese_buttons_in_byline_boxes_are_no_authors(widget):
+    assert authors(zh_page(byline=widget), ZH_URL) == ()
+    assert authors(zh_page(byline=widget, body=BODY_ZH + "<p>（记者 李明）</p>"), ZH_URL) == ("李明",)
