@@ -107,7 +107,7 @@ ZH_NOT_A_NAME = frozenset(
     "报道 我们 他们 你们 网友 用户 管理员 匿名 佚名 未知 转载 原创 摘自 整理 推荐 关闭 窗口 关闭窗口 打印 收藏 返回 "
     "顶部 未完待续 全文 组图 视频 图片 主办 承办 协办 无内容 简体 繁体 简体中 首页 粉丝 关注 加关注 搜狐号 包括 "
     "播报 分享 举报 私信 订阅 作品 文章数 复制链接 复制 链接 分享到 分享至 微信 微博 朋友圈 扫一扫 二维码 客户端 "
-    "下载 打开 点赞 转发 收起 展开 更多 字号 小程序 公众号 扫码阅读 手机看".split()
+    "下载 打开 点赞 转发 收起 展开 更多 字号 小程序 公众号 扫码阅读 手机看 今天 昨天 前天 刚刚 今日 昨日".split()
 )  # fmt: skip
 ORGANISATION_WORDS = re.compile(
     r"\b(?:inc|llc|ltd|limited|corp|corporation|company|group|media|news|press|agency|foundation|institute|"

@@ -273,7 +273,8 @@ def test_a_personal_site_named_after_its_writer_keeps_the_name():
 @pytest.mark.parametrize("widget", ['<div class="post_author"><a href="#tie">热门跟贴</a></div>',
                                     '<div class="author-bar"><a href="/m/">手机版</a></div>',
                                     '<div class="author-app"><a href="/app">下载App</a></div>',
-                                    '<div class="author-app"><a href="/app">打开客户端</a></div>'])
+                                    '<div class="author-app"><a href="/app">打开客户端</a></div>',
+                                    '<div class="post_author"><span class="time">前天</span></div>'])
 def test_chinese_buttons_in_byline_boxes_are_no_authors(widget):
     assert authors(zh_page(byline=widget), ZH_URL) == ()
     assert authors(zh_page(byline=widget, body=BODY_ZH + "<p>（记者 李明）</p>"), ZH_URL) == ("李明",)
