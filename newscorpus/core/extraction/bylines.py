@@ -102,8 +102,9 @@ LABEL_ALONE = re.compile(r"\s*(?:作\s*者|记\s*者|author|authors|by|written\s
 # A byline element's linked names are its authors when the element is a byline's size (co-authors are linked);
 # a larger box of links is a list of related authors or follow buttons.
 MARKED_BOX_CHARS = 120
-# A byline element inside a comment thread or a comment form names a commenter.
-COMMENT_CONTEXT = re.compile(r"comment|respond|reply|disqus|review-|testimonial", re.IGNORECASE)
+# A byline element inside a comment thread or a comment form names a commenter (tie: 跟贴, the comments of 163 and
+# other portals: "single-tie", "tie-author").
+COMMENT_CONTEXT = re.compile(r"comment|respond|reply|disqus|review-|testimonial|\btie[-_]|[-_]tie\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

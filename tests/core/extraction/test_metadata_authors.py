@@ -278,3 +278,9 @@ def test_a_personal_site_named_after_its_writer_keeps_the_name():
 def test_chinese_buttons_in_byline_boxes_are_no_authors(widget):
     assert authors(zh_page(byline=widget), ZH_URL) == ()
     assert authors(zh_page(byline=widget, body=BODY_ZH + "<p>（记者 李明）</p>"), ZH_URL) == ("李明",)
+
+
+def test_a_portals_commenter_is_no_author():
+    thread = ('<div class="tie-area"><div class="single-tie"><div class="tie-author">'
+              '<a class="name" href="#">爱你不变新</a><span>[网友]</span></div><p>这座桥修得真好。</p></div></div>')
+    assert authors(zh_page(after=thread), ZH_URL) == ()
