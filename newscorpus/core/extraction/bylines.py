@@ -287,6 +287,22 @@ def line_authors(lines: list[str], source: str = "line") -> list[AuthorCandidate
     return found[0] + found[1] + found[2] + found[3]
 
 
+# A bare name is read only this many lines under the headline (an essay's or a forum post's author line).
+BARE_NAME_LINES = 2
+
+
+def bare_name_authors(below: list[str]) -> list[AuthorCandidate]:
+    """A line under the headline that is a Chinese person's name alone (胡平): the author line of essays and forum
+    posts, which carry no label. The name must look like one (a surname first, 2-3 characters)."""
+    for line in below[1:1 + BARE_NAME_LINES]:
+        text = line.strip()
+        if HAN_ONLY.match(text) and han_person_name(text):
+            names = split_names(text)
+            if names:
+                return [AuthorCandidate("line", names)]
+    return []
+
+
 def _pattern_names(pattern: re.Pattern, line: str) -> tuple[str, ...]:
     if pattern is ZH_REPORTER and (len(line) > ZH_SHORT_LINE or _SENTENCE_MARK.search(line)):
         return ()

@@ -179,7 +179,8 @@ def byline_metadata(lines: list[str], found: Metadata, body: list[str] | None = 
     tail = tail_window(lines, body)
     candidates = found.markup_dates + date_sources.byline_dates(above, below, today) + \
         date_sources.line_dates(tail, today, source="tail")
-    authors = found.markup_authors + bylines.line_authors(window) + bylines.line_authors(tail, source="tail")
+    authors = found.markup_authors + bylines.line_authors(window) + bylines.bare_name_authors(below) + \
+        bylines.line_authors(tail, source="tail")
     if not candidates:  # measured: where only a modified date is stated, it beats htmldate (.57 vs .48 exact)
         candidates += date_sources.htmldate_candidate(found.html_text, found.url) or \
             date_sources.month_candidates(window + tail, today)

@@ -284,3 +284,10 @@ def test_a_portals_commenter_is_no_author():
     thread = ('<div class="tie-area"><div class="single-tie"><div class="tie-author">'
               '<a class="name" href="#">爱你不变新</a><span>[网友]</span></div><p>这座桥修得真好。</p></div></div>')
     assert authors(zh_page(after=thread), ZH_URL) == ()
+
+
+def test_a_bare_name_under_the_headline_is_the_author_and_a_bare_word_is_not():
+    essay = zh_page(byline="<p>胡平</p>")
+    assert authors(essay, ZH_URL) == ("胡平",)
+    assert authors(zh_page(byline="<p>正文</p>"), ZH_URL) == ()  # no surname first: no name
+    assert authors(zh_page(body=BODY_ZH + "<p>胡平</p>"), ZH_URL) == ()  # not under the headline
