@@ -7,10 +7,11 @@ takes them in the order measured to be most precise (constants below) and keeps 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 
-from newscorpus.core.extraction.dates import calendar_day, parse_date, parse_month, url_date, utc_stated
+from newscorpus.core.extraction.class_hints import names_comment
+from newscorpus.core.extraction.dates import calendar_day, other_order, parse_date, parse_month, url_date, utc_stated
 from newscorpus.core.extraction.markup import PageMarkup, article_objects, text_of
 from newscorpus.core.text import HAN_UNIFIED, characters
 
@@ -38,6 +39,13 @@ MODIFIED_LABEL = re.compile(
     r"updated|modified|last\s+edit|revised|更新|修改|修订|aktualisiert|mis\s+à\s+jour|actualizado|aggiornato",
     re.IGNORECASE,
 )
+# A label that makes the date another thing's: an event, a deadline, an offer's end ("Webinar: June 14, 2024",
+# "Register by ...", "活动时间：..."). Such a date is never the page's (kind "event").
+EVENT_LABEL = re.compile(
+    r"webinar|\bevents?\b|register|deadline|expir|\b(?:starts?|ends?|closes?|until)\b|save\s+the\s+date|join\s+us|"
+    r"活动时间|报名|截止|举办时间|会议时间",
+    re.IGNORECASE,
+)
 PUBLISHED_LABEL = re.compile(
     r"publi[sc]|posted|written|created|date[ds]?\b|on\s*$|发布|发表|时间|日期|刊发|写于|张贴|出版|稿|"
     r"veröffentlicht|publié|publicado|pubblicato|gepubliceerd",
@@ -51,17 +59,34 @@ class DateCandidate:
     # "story" (in a sentence of the story), "tail", "month", "htmldate"
     source: str
     value: str  # ISO 8601 as parse_date returns it
-    kind: str  # "published", "modified" or "unlabelled"
+    # "published", "modified", "unlabelled"; never chosen: "event" (an event's or a deadline's date), "other" (the
+    # date of an element in another story's box: a related list, a comment)
+    kind: str
+    # the other reading of a numeric date written day and month both 12 or under (05/06/2024), else None
+    other_order: str | None = field(default=None, compare=False)
+
+
+def _dated(source: str, parsed: str, kind: str, text: str) -> DateCandidate:
+    """A candidate read from `text`, with the other reading of its day and month when the text leaves it open."""
+    return DateCandidate(source, parsed, kind, other_order(text, parsed))
 
 
 def _attribute_or_text(element, today: date | None) -> str | None:
+    read = _attribute_or_text_read(element, today)
+    return read[0] if read else None
+
+
+def _attribute_or_text_read(element, today: date | None) -> tuple[str, str] | None:
+    """The element's date (its date attribute's, else its text's) and the text it was read from."""
     for name in ("datetime", "content", "title", "data-date", "data-time", "data-timestamp"):
         value = element.get(name)
         if value:
             found = parse_date(value, today)
             if found:
-                return found
-    return parse_date(text_of(element, 200), today)
+                return found, value
+    text = text_of(element, 200)
+    found = parse_date(text, today)
+    return (found, text) if found else None
 
 
 def markup_dates(markup: PageMarkup, today: date | None = None) -> list[DateCandidate]:
@@ -73,9 +98,10 @@ def markup_dates(markup: PageMarkup, today: date | None = None) -> list[DateCand
     return found
 
 
-def _first_parsed(values, today: date | None) -> str | None:
-    """The first of the values that parse_date reads as a date."""
-    return next((parsed for parsed in (parse_date(value, today) for value in values) if parsed), None)
+def _first_parsed(values, today: date | None) -> tuple[str, str] | None:
+    """The first of the values that parse_date reads as a date: (the date, the value)."""
+    return next(((parsed, value) for parsed, value in ((parse_date(value, today), value) for value in values)
+                 if parsed), None)
 
 
 def _json_ld_dates(markup: PageMarkup, today: date | None, found: list[DateCandidate]) -> list[DateCandidate]:
@@ -87,7 +113,7 @@ def _json_ld_dates(markup: PageMarkup, today: date | None, found: list[DateCandi
             value = item.get(key)
             parsed = parse_date(value, today) if isinstance(value, str) else None
             if parsed:
-                dates.append(DateCandidate("jsonld", parsed, kind))
+                dates.append(_dated("jsonld", parsed, kind, value))
                 break
     return dates
 
@@ -103,7 +129,7 @@ def _meta_dates(markup: PageMarkup, today: date | None, found: list[DateCandidat
                 continue
             parsed = _first_parsed(values, today)
             if parsed:
-                dates.append(DateCandidate("meta", parsed, kind))
+                dates.append(_dated("meta", parsed[0], kind, parsed[1]))
                 break
     return dates
 
@@ -117,7 +143,7 @@ def _custom_meta_date(markup: PageMarkup, today: date | None, found: list[DateCa
         if CUSTOM_PUBLISHED_META.search(name) and not CUSTOM_OTHER_META.search(name):
             parsed = _first_parsed(values, today)
             if parsed:
-                return [DateCandidate("meta", parsed, "published")]
+                return [_dated("meta", parsed[0], "published", parsed[1])]
     return []
 
 
@@ -126,9 +152,9 @@ def _itemprop_dates(markup: PageMarkup, today: date | None, found: list[DateCand
     dates = []
     for wanted, kind in (("datepublished", "published"), ("datecreated", "published"), ("datemodified", "modified")):
         elements = (element for prop, element in markup.itemprops if prop == wanted)
-        parsed = next((p for p in (_attribute_or_text(element, today) for element in elements) if p), None)
+        parsed = next((p for p in (_attribute_or_text_read(element, today) for element in elements) if p), None)
         if parsed:
-            dates.append(DateCandidate("itemprop", parsed, kind))
+            dates.append(_dated("itemprop", parsed[0], kind, parsed[1]))
     return dates
 
 
@@ -142,31 +168,56 @@ OTHER_STORIES_DEPTH = 8  # ancestors looked at
 OTHER_STORIES_TAGS = frozenset({"aside", "nav"})
 
 
-def dates_another_story(element) -> bool:
-    """Whether a dated element sits in an <aside>/<nav> or a box whose class/id names other stories
-    (OTHER_STORIES), below the article's own <article>/<main>."""
+def dates_another_story(element) -> str | None:
+    """Why a dated element dates another text, else None: it sits in a comment section ("comment";
+    class_hints.names_comment), a box whose class/id names other stories ("named", OTHER_STORIES) or an
+    <aside>/<nav> ("aside"), below the article's own <article>/<main>."""
     node = element
     for _ in range(OTHER_STORIES_DEPTH):
         node = node.getparent()
-        if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html", "article", "main"):
-            return False
-        if node.tag in OTHER_STORIES_TAGS or OTHER_STORIES.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
-            return True
-    return False
+        if node is None or not isinstance(node.tag, str):
+            return None
+        names = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if names_comment(names):  # looked at before the <article> stop: WordPress wraps each comment in one
+            return "comment"
+        if node.tag in ("body", "html", "article", "main"):
+            return None
+        if OTHER_STORIES.search(names):
+            return "named"
+        if node.tag in OTHER_STORIES_TAGS:
+            return "aside"
+    return None
+
+
+# Dates of another story's elements read at most (a related list of ten cards is long; its first dates suffice to
+# recognise its lines).
+OTHER_STORY_DATES = 10
 
 
 def _element_dates(markup: PageMarkup, today: date | None, found: list[DateCandidate]) -> list[DateCandidate]:
     """The first <time> and the first date-classed element that hold a date, labelled by the words around them;
-    not one that dates another story (dates_another_story)."""
+    not one that dates another story (dates_another_story): those are listed as kind "other", so the byline lines
+    that repeat them (a related list's text under the headline) are known for another story's."""
     dates = []
+    others = 0
     for source, elements in (("time", markup.times), ("marked", markup.date_marked)):
+        own = False
         for element in elements:
-            if dates_another_story(element):
+            reason = dates_another_story(element)
+            if reason:
+                # an <aside> also holds an article's own post-meta (its line then stands): only named boxes count
+                read = _attribute_or_text_read(element, today) \
+                    if reason != "aside" and others < OTHER_STORY_DATES else None
+                if read:
+                    dates.append(DateCandidate(source, read[0], "other"))
+                    others += 1
                 continue
-            parsed = _attribute_or_text(element, today)
+            if own:
+                continue
+            parsed = _attribute_or_text_read(element, today)
             if parsed:
-                dates.append(DateCandidate(source, parsed, _label_kind(_label_text(element))))
-                break
+                dates.append(_dated(source, parsed[0], _label_kind(_label_text(element)), parsed[1]))
+                own = True
     return dates
 
 
@@ -188,6 +239,8 @@ def _label_text(element) -> str:
 
 
 def _label_kind(text: str) -> str:
+    if EVENT_LABEL.search(text):
+        return "event"
     if MODIFIED_LABEL.search(text):
         return "modified"
     return "published" if PUBLISHED_LABEL.search(text) else "unlabelled"
@@ -208,7 +261,8 @@ def line_dates(lines: list[str], today: date | None = None, source: str = "line"
         if parsed is None:
             continue
         position = _date_position(line)
-        found.append(DateCandidate(source, parsed, _label_kind(label[:position] if position else label)))
+        found.append(_dated(source, parsed, _label_kind(label[:position] if position else label),
+                            line if dates[index] is not None else lines[index + 1]))
     return found
 
 
@@ -244,7 +298,7 @@ def byline_dates(above: list[str], below: list[str], today: date | None = None) 
         headers = {parse_date(line, today) for line in bylines if WEEKDAY.search(line)} if over else set()
         for candidate in line_dates(bylines, today):
             header = candidate.kind == "unlabelled" and candidate.value in headers
-            found.append(DateCandidate("above", candidate.value, candidate.kind) if header else candidate)
+            found.append(replace(candidate, source="above") if header else candidate)
         if story:
             found.extend(line_dates(story, today, source="story"))
     return found
@@ -299,6 +353,7 @@ def same_day(first: str | None, second: str | None) -> bool:
 # metadata`; `--cross-validate` chooses the orders on site folds): meta .95, JSON-LD .86, microdata .84; the visible
 # ones taken source by source in this order are more often exact than marked-first or line-first.
 STRUCTURED_SOURCES = ("meta", "jsonld", "itemprop")
+PAGE_KINDS = ("published", "unlabelled")  # the kinds that date the page's publication
 VISIBLE_SOURCES = ("time", "line", "marked")  # precision .84, .94, .77
 
 
@@ -323,7 +378,7 @@ _LOCAL_OFFSET = re.compile(r"T\d{2}:\d{2}:\d{2}[+-](?!00:00)\d{2}:\d{2}$")
 def _local_time(candidates: list[DateCandidate], utc_value: str) -> DateCandidate | None:
     """A publication time the page states with its own (non-UTC) offset, in any source: first one that is the
     same instant as `utc_value` (the page's clock restating the UTC stamp), else the first one."""
-    local = [c for c in candidates if c.kind != "modified" and _LOCAL_OFFSET.search(c.value)]
+    local = [c for c in candidates if c.kind in PAGE_KINDS and _LOCAL_OFFSET.search(c.value)]
     instant = _instant(utc_value)
     return next((c for c in local if instant is not None and _instant(c.value) == instant), None) or \
         (local[0] if local else None)
@@ -345,6 +400,7 @@ def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str,
     when the page states no modification date; and last the modification date (the page states nothing else; .57
     exact where used, `newscorpus eval metadata`).
     """
+    candidates = _without_other_stories(candidates)
     structured = _first(candidates, structured_sources, ("published",))
     visible = next((c for source in visible_sources for c in (_first(candidates, (source,), ("published",)) or
                                                               _first(candidates, (source,), ("unlabelled",)),) if c),
@@ -357,6 +413,8 @@ def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str,
     if chosen is None and modified is None:
         chosen = _first(candidates, ("month",), ("published",))
     modified_value = modified.value if modified else None
+    if chosen is not None and chosen.other_order is not None:
+        chosen = _ordered(candidates, chosen)
     if chosen is not None:
         return PageDates(chosen.value, modified_value, chosen.source)
     return PageDates(modified_value, modified_value, "modified" if modified else None)
@@ -376,21 +434,44 @@ def _corrected(candidates: list[DateCandidate], structured: DateCandidate, visib
       in UTC above a local <time>; the looser form, any visible date one day off, lost 2 wcxb_train pages where
       the gold follows the UTC day), the one that is the same instant as the UTC stamp when there is one (Yoast's
       JSON-LD states the UTC wall time with the site's offset: coolshell.cn);
-    - a structured date equal to the modified date (a build stamp) yields to an earlier visible date (+6 pages net
-      on wcxb_train, `newscorpus eval metadata`), unless a visible source shows the structured day too."""
+    - a structured date on or after the modified date (a build stamp: nothing is modified before it is published)
+      yields to an earlier visible date (+6 pages net on wcxb_train for the same day, +2 for a later day, none
+      lost, `newscorpus eval metadata`), unless a visible source shows the structured day too."""
     if visible is None:
         return structured
     apart = (calendar_day(structured.value) - calendar_day(visible.value)).days
     local = _local_time(candidates, structured.value) if utc_stated(structured.value) else None
     if local is not None and abs((calendar_day(structured.value) - calendar_day(local.value)).days) == 1:
         return local
-    if modified is not None and same_day(structured.value, modified.value) and apart > 0 and \
+    if modified is not None and calendar_day(structured.value) >= calendar_day(modified.value) and apart > 0 and \
             not _shown(candidates, structured.value):
         return visible
     return structured
 
 
+# Page text sources whose date may repeat another story's dated element (its card's text in the byline window).
+TEXT_SOURCES = frozenset({"line", "above", "tail", "story"})
+
+
+def _without_other_stories(candidates: list[DateCandidate]) -> list[DateCandidate]:
+    """The candidates but the text lines' dates that another story's element states (kind "other")."""
+    other = {c.value[:10] for c in candidates if c.kind == "other"}
+    if not other:
+        return candidates
+    return [c for c in candidates if c.kind != "other" and not (c.source in TEXT_SOURCES and c.value[:10] in other)]
+
+
+def _ordered(candidates: list[DateCandidate], chosen: DateCandidate) -> DateCandidate:
+    """An ambiguous numeric date (03/10/2023) read the other way round when another date of the page that leaves no
+    doubt (a spelled one, the URL's, an ISO stamp) states that day and none states the first reading."""
+    firm = [c for c in candidates if c.other_order is None]
+    if any(same_day(c.value, chosen.other_order) for c in firm) and not any(same_day(c.value, chosen.value)
+                                                                             for c in firm):
+        return replace(chosen, value=chosen.other_order, other_order=chosen.value)
+    return chosen
+
+
 def _shown(candidates: list[DateCandidate], value: str) -> bool:
     """Whether a visible source shows the page's day `value` (its <time>, a dated element, a byline line): the
     structured date is then the page's, not a build stamp."""
-    return any(c.source in VISIBLE_SOURCES and c.kind != "modified" and same_day(c.value, value) for c in candidates)
+    return any(c.source in VISIBLE_SOURCES and c.kind in PAGE_KINDS and same_day(c.value, value) for c in candidates)

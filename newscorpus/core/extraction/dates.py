@@ -72,6 +72,8 @@ SHORT_YEAR_FIRST = re.compile(r"(?<![\d./:-])(\d{2})-(\d{1,2})-(\d{1,2})(?![\d./
 SHORT_YEAR_LABEL = re.compile(r"(?:发布|发表|时间|日期|更新|posted|published|date)\s*[:：]?\s*$", re.IGNORECASE)
 # Chinese dates without a year are not read; 二〇二二年 spelled numerals are rare on news pages and not read.
 # Dates in URLs: /2024/05/20/, /2024-05-20-, /20240520/ (eight digits between separators).
+# /2023/october/03/ (a spelled month between the year and the day)
+URL_SPELLED_DATE = re.compile(r"/((?:19|20)\d{2})/([a-z]{3,9})/(\d{1,2})(?=/|$)", re.IGNORECASE)
 URL_DATE = re.compile(r"(?<![\d])((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?![\d])")
 
 _DIGIT = re.compile(r"\d")
@@ -266,7 +268,7 @@ def parse_month(text: str | None, today: date | None = None) -> str | None:
 
 
 def url_date(url: str | None, today: date | None = None) -> str | None:
-    """A day written in a URL's path (`/2024/05/20/`, `/20240520/`), else None."""
+    """A day written in a URL's path (`/2024/05/20/`, `/20240520/`, `/2023/october/03/`), else None."""
     if not url:
         return None
     path = url.split("?", 1)[0].split("//", 1)[-1]
@@ -275,6 +277,27 @@ def url_date(url: str | None, today: date | None = None) -> str | None:
         valid = _valid(int(match.group(1)), int(match.group(2)), int(match.group(3)), today)
         if valid:
             return valid.isoformat()
+    for match in URL_SPELLED_DATE.finditer(path):
+        month = MONTHS.get(match.group(2).lower())
+        valid = _valid(int(match.group(1)), month, int(match.group(3)), today) if month else None
+        if valid:
+            return valid.isoformat()
+    return None
+
+
+def other_order(text: str, value: str) -> str | None:
+    """The other reading of `value` (parse_date's reading of `text`) when the text writes it as a slashed or dashed
+    number-first date whose first two numbers may each be the day or the month (05/06/2024, 03-09-2026), else None.
+    Dotted dates (03.04.2021) are day-first wherever they are written and stay as read."""
+    if len(value) < 10:
+        return None
+    month, day = int(value[5:7]), int(value[8:10])
+    if month > 12 or day > 12 or month == day or ("/" not in text and "-" not in text):
+        return None
+    for match in NUMBER_FIRST.finditer(text):
+        if match.group(2) != "." and int(match.group(4)) == int(value[:4]) and \
+                {int(match.group(1)), int(match.group(3))} == {month, day}:
+            return f"{value[:4]}-{day:02d}-{month:02d}{value[10:]}"
     return None
 
 

@@ -94,6 +94,16 @@ def test_a_generation_stamp_yields_to_an_earlier_visible_date():
     assert chosen.published == "2024-08-25" and chosen.modified == "2025-06-24"
 
 
+def test_a_structured_date_after_the_modified_date_yields_to_an_earlier_visible_date():
+    # nothing is modified before it is published: the JSON-LD published day is a build stamp
+    chosen = choose_dates([_candidate("jsonld", "2025-08-21"), _candidate("jsonld", "2025-08-20", "modified"),
+                           _candidate("line", "2023-04-26")])
+    assert chosen.published == "2023-04-26"
+    kept = choose_dates([_candidate("jsonld", "2025-08-21"), _candidate("jsonld", "2025-08-20", "modified"),
+                         _candidate("line", "2023-04-26"), _candidate("time", "2025-08-21", "unlabelled")])
+    assert kept.published == "2025-08-21"  # a visible source shows the structured day: it is the page's
+
+
 PAGE = """<html><head><title>{title}</title>{head}</head><body>
 <header><a href="/">Example Gazette</a><nav>{nav}</nav></header>
 <article><h1>{title}</h1>{byline}
@@ -216,3 +226,97 @@ def test_a_month_glued_to_the_word_before_it_is_read_as_the_lines_first_date():
     # inline elements joined without a space: the published day comes first, the "Updated" day after it
     assert parse_date("Mental HealthDECEMBER 22, 2022Updated: JANUARY 02, 2026", TODAY) == "2022-12-22"
     assert parse_date("summary 22, 2022", TODAY) is None  # a lower-case word ending in a month's letters is no date
+
+
+@pytest.mark.parametrize("notice", [
+    "<div class='notice'>Webinar: June 14, 2024 at 2 pm</div>",
+    "<p>Register by June 14, 2024</p>",
+    "<p>Event date: June 14, 2024</p>",
+])
+def test_an_event_notice_above_the_byline_is_not_the_pages_date(notice):
+    result = extract(page(byline=notice + "<p>By Jane Roe</p><p>May 20, 2024</p>"), "https://example.com/story")
+    assert result.published_at == "2024-05-20"
+
+
+def test_a_date_in_the_opening_prose_is_not_the_byline_date():
+    opening = ("<p>On March 5, 2019, the council approved the plan for a crossing, and the work began a year "
+               "later.</p>")
+    result = extract(page(byline=opening + "<p>By Jane Roe | May 20, 2024</p>"), "https://example.com/story")
+    assert result.published_at == "2024-05-20"
+
+
+def test_a_related_list_under_the_headline_does_not_date_the_page():
+    related = ("<div class='related-posts'><ul><li><a href='/older'>An older story</a> <span class='date'>March 2, "
+               "2023</span></li><li><a href='/old'>Another older story</a> <span class='date'>March 1, 2023</span>"
+               "</li></ul></div>")
+    result = extract(page(head=STAMP, byline="<p>By Jane Roe</p>" + related), "https://example.com/story")
+    assert result.published_at.startswith("2024-05-20")
+    result = extract(page(byline=related + "<p>By Jane Roe</p><p>Published May 20, 2024</p>"),
+                     "https://example.com/story")
+    assert result.published_at == "2024-05-20"
+
+
+COMMENTS = ("<section id='comments' class='comments-area'><ol class='comment-list'><li class='comment'>"
+            "<div class='comment-meta'><time datetime='2022-11-15T07:03:58-05:00'>November 15, 2022</time></div>"
+            "<p>Great piece, thanks.</p></li></ol></section>"
+            "<footer class='site-footer'><p>Site updated January 3, 2025</p></footer>")
+
+
+@pytest.mark.parametrize("head", [STAMP, ""])
+def test_a_comment_or_footer_date_is_not_the_pages(head):
+    result = extract(page(head=head, byline="<p>By Jane Roe | May 20, 2024</p>", after=COMMENTS),
+                     "https://example.com/story")
+    assert result.published_at.startswith("2024-05-20")
+
+
+def test_a_stamp_shown_as_the_updated_day_is_kept_over_a_comment_date():
+    # JSON-LD published == modified, the byline shows that day as "Updated", a comment an older day
+    head = ('<script type="application/ld+json">{"@type":"BlogPosting","datePublished":"2025-12-11T10:51:03+00:00",'
+            '"dateModified":"2025-12-11T12:01:19+00:00"}</script>')
+    result = extract(page(head=head, byline="<p>By Jane Roe</p><p>Updated December 11, 2025</p>", after=COMMENTS),
+                     "https://example.com/story")
+    assert result.published_at.startswith("2025-12-11")
+
+
+def test_the_local_day_of_a_time_with_an_offset_is_the_pages():
+    # 01:30 at +08:00 is the previous day in UTC: the page's day is its own
+    head = '<meta property="article:published_time" content="2024-05-20T01:30:00+08:00">'
+    result = extract(page(head=head, byline="<p>By Jane Roe</p>"), "https://example.com/story")
+    assert result.published_at == "2024-05-20T01:30:00+08:00"
+    chosen = choose_dates([_candidate("time", "2024-05-19T23:30:00-04:00", "unlabelled"),
+                           _candidate("line", "2024-05-19", "unlabelled")])
+    assert chosen.published[:10] == "2024-05-19"
+
+
+def test_a_page_without_a_candidate_of_ours_takes_htmldates_date():
+    pytest.importorskip("htmldate")
+    # a date only in an element htmldate reads (a class it knows) and none of our sources reads
+    html = page(byline="<p>By Jane Roe</p>").replace(
+        "<article>", "<article><div class='entry-meta'><span class='byline-date'>2024-05-20</span></div>")
+    result = extract(html, "https://example.com/story")
+    assert result.published_at is not None and result.published_at.startswith("2024-05-20")
+
+
+def test_a_date_deep_in_the_story_never_overrides_json_ld_meta_and_the_visible_date():
+    deep = "".join(f"<p>Paragraph {n} of the account of the works on the river and the town that grew around it."
+                   "</p>" for n in range(12))
+    result = extract(page(head=STAMP, byline="<p>By Jane Roe | May 20, 2024</p>",
+                          after=deep + "<p>Timeline</p><p>March 5, 2019</p><p>Plan approved</p>"),
+                     "https://example.com/story")
+    assert result.published_at == "2024-05-20T09:00:00+00:00"
+
+
+@pytest.mark.parametrize(("head", "byline", "expected"), [
+    # the meta's 03-09-2026 is ambiguous; the byline's spelled date fixes it as March 9
+    ('<meta property="article:published_time" content="03-09-2026">', "<p>Published March 9, 2026</p>", "2026-03-09"),
+    # the byline's 03/10/2023 is ambiguous; the URL's /2023/october/03/ fixes it as 3 October
+    ("", "<p>By Jane Roe</p><p>03/10/2023</p>", "2023-10-03"),
+])
+def test_a_day_month_ambiguity_is_fixed_by_another_date_of_the_page(head, byline, expected):
+    result = extract(page(head=head, byline=byline), "https://example.com/blog/2023/october/03/footbridge")
+    assert result.published_at == expected
+
+
+def test_an_ambiguous_date_stands_when_nothing_on_the_page_fixes_it():
+    result = extract(page(byline="<p>By Jane Roe</p><p>05/06/2024</p>"), "https://example.com/story")
+    assert result.published_at == "2024-05-06"
