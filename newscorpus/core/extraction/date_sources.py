@@ -56,7 +56,8 @@ PUBLISHED_LABEL = re.compile(
 @dataclass(frozen=True)
 class DateCandidate:
     # "jsonld", "meta", "itemprop", "time", "marked", "line", "url"; "above" (an unlabelled date above the headline),
-    # "story" (in a sentence of the story), "tail", "month", "htmldate"
+    # "story" (in a sentence of the story), "tail", "month", "htmldate"; "upload" (an image's upload month, never
+    # the page's date)
     source: str
     value: str  # ISO 8601 as parse_date returns it
     # "published", "modified", "unlabelled"; never chosen: "event" (an event's or a deadline's date), "other" (the
@@ -64,11 +65,13 @@ class DateCandidate:
     kind: str
     # the other reading of a numeric date written day and month both 12 or under (05/06/2024), else None
     other_order: str | None = field(default=None, compare=False)
+    # a publication label in the page's words ("Published May 20, 2024"), not only in a class name ("post-date")
+    worded: bool = field(default=False, compare=False)
 
 
-def _dated(source: str, parsed: str, kind: str, text: str) -> DateCandidate:
+def _dated(source: str, parsed: str, kind: str, text: str, worded: bool = False) -> DateCandidate:
     """A candidate read from `text`, with the other reading of its day and month when the text leaves it open."""
-    return DateCandidate(source, parsed, kind, other_order(text, parsed))
+    return DateCandidate(source, parsed, kind, other_order(text, parsed), worded)
 
 
 def _attribute_or_text(element, today: date | None) -> str | None:
@@ -194,15 +197,29 @@ def dates_another_story(element) -> str | None:
 OTHER_STORY_DATES = 10
 
 
+def _from_the_headline(elements: list, headline: int | None) -> list:
+    """The elements from the headline's source line on first, then those above it: a page's own date follows its
+    headline, a dated element above it is the site header's or a menu's (+1 wcxb_train page, none lost,
+    `newscorpus eval metadata`). Lines, not elements, are compared: a page on one line keeps its order."""
+    if not headline or not elements:
+        return elements
+    after = [element for element in elements if (element.sourceline or 0) >= headline]
+    if not after or len(after) == len(elements):
+        return elements
+    return after + [element for element in elements if (element.sourceline or 0) < headline]
+
+
 def _element_dates(markup: PageMarkup, today: date | None, found: list[DateCandidate]) -> list[DateCandidate]:
-    """The first <time> and the first date-classed element that hold a date, labelled by the words around them;
-    not one that dates another story (dates_another_story): those are listed as kind "other", so the byline lines
-    that repeat them (a related list's text under the headline) are known for another story's."""
+    """The first <time> and the first date-classed element that hold a date (from the headline on first,
+    _from_the_headline), labelled by the words around them; not one that dates another story
+    (dates_another_story): those are listed as kind "other", so the byline lines that repeat them (a related
+    list's text under the headline) are known for another story's."""
     dates = []
     others = 0
+    headline = markup.h1s[0].sourceline if markup.h1s else None
     for source, elements in (("time", markup.times), ("marked", markup.date_marked)):
         own = False
-        for element in elements:
+        for element in _from_the_headline(elements, headline):
             reason = dates_another_story(element)
             if reason:
                 # an <aside> also holds an article's own post-meta (its line then stands): only named boxes count
@@ -216,19 +233,39 @@ def _element_dates(markup: PageMarkup, today: date | None, found: list[DateCandi
                 continue
             parsed = _attribute_or_text_read(element, today)
             if parsed:
-                dates.append(_dated(source, parsed[0], _label_kind(_label_text(element)), parsed[1]))
+                kind = _label_kind(_label_text(element))
+                worded = kind == "published" and PUBLISHED_LABEL.search(_label_words(element)) is not None
+                dates.append(_dated(source, parsed[0], kind, parsed[1], worded))
                 own = True
     return dates
 
 
+# The upload month in a lead image's path (WordPress: /wp-content/uploads/2024/01/), the month the piece was made;
+# never taken as its date, only to fix the order of an ambiguous day and month (_ordered).
+UPLOAD_MONTH = re.compile(r"/uploads/((?:19|20)\d{2})/(0[1-9]|1[0-2])/")
+
+
+def _upload_month(markup: PageMarkup, today: date | None, found: list[DateCandidate]) -> list[DateCandidate]:
+    """The upload month of the page's og:image, as source "upload"."""
+    image = markup.first_meta("og:image", "twitter:image")
+    match = UPLOAD_MONTH.search(image) if image and "/uploads/" in image else None
+    return [DateCandidate("upload", f"{match.group(1)}-{match.group(2)}", "unlabelled")] if match else []
+
+
 # The markup's date sources, in the order their candidates are listed (`found`: the candidates listed so far).
-MARKUP_DATE_SOURCES = (_json_ld_dates, _meta_dates, _custom_meta_date, _itemprop_dates, _element_dates)
+MARKUP_DATE_SOURCES = (_json_ld_dates, _meta_dates, _custom_meta_date, _itemprop_dates, _element_dates,
+                       _upload_month)
 
 
 def _label_text(element) -> str:
     """Where a date's label sits: the element's class/itemprop, the text just before it (the previous sibling, or
     the parent's leading text) and its own first words."""
-    parts = [element.get("class") or "", element.get("itemprop") or ""]
+    return f"{element.get('class') or ''} {element.get('itemprop') or ''} {_label_words(element)}"
+
+
+def _label_words(element) -> str:
+    """The words of a date's label: the text just before the element and its own first words."""
+    parts = []
     previous = element.getprevious()
     if previous is not None:
         parts += [text_of(previous, 40), previous.tail or ""]
@@ -405,12 +442,15 @@ def choose_dates(candidates: list[DateCandidate], structured_sources: tuple[str,
     visible = next((c for source in visible_sources for c in (_first(candidates, (source,), ("published",)) or
                                                               _first(candidates, (source,), ("unlabelled",)),) if c),
                    None)
+    # an unlabelled <time> (a card's) yields to a date the page's words label as published (neutral on wcxb_train)
+    if visible is not None and visible.kind == "unlabelled" and visible.source == "time":
+        visible = next((c for c in candidates if c.worded and c.source in visible_sources), visible)
     modified = _first(candidates, STRUCTURED_SOURCES + VISIBLE_SOURCES + ("tail",), ("modified",))
     chosen = _corrected(candidates, structured, visible, modified) if structured is not None else None
     if chosen is None:
         chosen = visible or next((c for c in (_first(candidates, sources, kinds)
                                               for sources, kinds in PUBLISHED_FALLBACKS) if c), None)
-    if chosen is None and modified is None:
+    if chosen is None:
         chosen = _first(candidates, ("month",), ("published",))
     modified_value = modified.value if modified else None
     if chosen is not None and chosen.other_order is not None:
@@ -465,10 +505,19 @@ def _ordered(candidates: list[DateCandidate], chosen: DateCandidate) -> DateCand
     """An ambiguous numeric date (03/10/2023) read the other way round when another date of the page that leaves no
     doubt (a spelled one, the URL's, an ISO stamp) states that day and none states the first reading."""
     firm = [c for c in candidates if c.other_order is None]
-    if any(same_day(c.value, chosen.other_order) for c in firm) and not any(same_day(c.value, chosen.value)
-                                                                             for c in firm):
+    if any(_agrees(c, chosen.other_order) for c in firm) and not any(_agrees(c, chosen.value) for c in firm):
         return replace(chosen, value=chosen.other_order, other_order=chosen.value)
     return chosen
+
+
+MONTH_SOURCES = frozenset({"month", "upload"})  # candidates at month precision
+
+
+def _agrees(candidate: DateCandidate, value: str) -> bool:
+    """Whether a candidate states the day of `value`, or its month when the candidate is a month."""
+    if candidate.source in MONTH_SOURCES:
+        return candidate.value == value[:7]
+    return same_day(candidate.value, value)
 
 
 def _shown(candidates: list[DateCandidate], value: str) -> bool:

@@ -252,6 +252,11 @@ LABELLED_MONTH = re.compile(r"(?:updated|published|posted|revised|issue|edition)
                             + r"(?![^\W\d_]),?\s+" + _YEAR + r"(?!\d)", re.IGNORECASE)
 
 
+# A line that is a month and nothing else ("November 2015", "Date: November 2003" split over two lines): the
+# dateline of a magazine piece or a report.
+MONTH_LINE = re.compile(r"\s*" + _MONTH + r"(?![^\W\d_]),?\s+" + _YEAR + r"\s*", re.IGNORECASE)
+
+
 def parse_month(text: str | None, today: date | None = None) -> str | None:
     """A month the text states without a day ("YYYY-MM"), else None."""
     if not text or _DIGIT.search(text) is None:
@@ -260,7 +265,7 @@ def parse_month(text: str | None, today: date | None = None) -> str | None:
     if match:
         year, month = int(match.group(1)), int(match.group(2))
     else:
-        match = LABELLED_MONTH.search(text)
+        match = LABELLED_MONTH.search(text) or MONTH_LINE.fullmatch(text)
         if not match:
             return None
         year, month = int(match.group(2)), MONTHS.get(match.group(1).lower().rstrip("."), 0)

@@ -256,6 +256,14 @@ def test_a_related_list_under_the_headline_does_not_date_the_page():
     assert result.published_at == "2024-05-20"
 
 
+def test_a_marked_published_date_beats_an_unlabelled_time():
+    card = ("<div class='card'><a href='/next'>Next: a ferry returns</a> <time datetime='2025-04-14'>Apr 14</time>"
+            "</div>")
+    result = extract(page(byline="<p>By Jane Roe</p><span class='post-date'>Published May 20, 2024</span>",
+                          after=card), "https://example.com/story")
+    assert result.published_at == "2024-05-20"
+
+
 COMMENTS = ("<section id='comments' class='comments-area'><ol class='comment-list'><li class='comment'>"
             "<div class='comment-meta'><time datetime='2022-11-15T07:03:58-05:00'>November 15, 2022</time></div>"
             "<p>Great piece, thanks.</p></li></ol></section>"
@@ -320,3 +328,33 @@ def test_a_day_month_ambiguity_is_fixed_by_another_date_of_the_page(head, byline
 def test_an_ambiguous_date_stands_when_nothing_on_the_page_fixes_it():
     result = extract(page(byline="<p>By Jane Roe</p><p>05/06/2024</p>"), "https://example.com/story")
     assert result.published_at == "2024-05-06"
+
+
+def test_a_time_in_the_site_menu_above_the_headline_is_not_the_pages():
+    menu = ("<div class='menu-column'><div class='views-row'><a href='/news/1'>Career news</a>\n"
+            "<time datetime='2025-01-31T12:00:00Z'>01/31/2025</time></div></div>")
+    html = page(byline="<div class='node__meta'>\n<time datetime='2017-03-01T12:00:00Z'>03/01/2017</time>"
+                       "\n</div>").replace("</header>", "</header>" + menu).replace("<h1>", "\n<h1>")
+    assert extract(html, "https://example.com/story").published_at == "2017-03-01T12:00:00+00:00"
+
+
+def test_a_month_alone_on_a_line_dates_a_page_that_states_no_day():
+    assert parse_month("November 2015", TODAY) == "2015-11"
+    assert parse_month("In November 2015 the works began", TODAY) is None  # a sentence: not a dateline
+    assert extract(page(byline="<p>By Jane Roe</p><p>November 2015</p>"), "https://example.com/story") \
+        .published_at == "2015-11"
+    # a stated month beats the modified date, the only day the page states
+    head = '<meta property="article:modified_time" content="2025-09-17T17:00:45+00:00">'
+    assert extract(page(head=head, byline="<h6>Date</h6><p>November 2003</p>"), "https://example.com/story") \
+        .published_at == "2003-11"
+
+
+@pytest.mark.parametrize(("head", "byline", "expected"), [
+    # a month line of the page (an archive link) fixes 12/03/2026 as 12 March
+    ("", "<p>By Jane Roe - 12/03/2026</p><ul><li><a href='/archive/3/2026'>March 2026</a></li></ul>", "2026-03-12"),
+    # the lead image's upload month fixes 04/01/2024 as 4 January
+    ('<meta property="og:image" content="https://example.com/wp-content/uploads/2024/01/bike.jpg">',
+     "<p>By Jane Roe</p><p>04/01/2024</p>", "2024-01-04"),
+])
+def test_a_month_of_the_page_fixes_an_ambiguous_day_and_month(head, byline, expected):
+    assert extract(page(head=head, byline=byline), "https://example.com/story").published_at == expected
