@@ -220,6 +220,8 @@ def _element_dates(markup: PageMarkup, today: date | None, found: list[DateCandi
     for source, elements in (("time", markup.times), ("marked", markup.date_marked)):
         own = False
         for element in _from_the_headline(elements, headline):
+            if own and others >= OTHER_STORY_DATES:
+                break
             reason = dates_another_story(element)
             if reason:
                 # an <aside> also holds an article's own post-meta (its line then stands): only named boxes count
@@ -511,6 +513,11 @@ def _ordered(candidates: list[DateCandidate], chosen: DateCandidate) -> DateCand
 
 
 MONTH_SOURCES = frozenset({"month", "upload"})  # candidates at month precision
+
+
+def stated_days(candidates: list[DateCandidate]) -> list[DateCandidate]:
+    """The candidates that state a day of the page's (not a month, not another story's or an event's date)."""
+    return [c for c in candidates if c.source not in MONTH_SOURCES and c.kind in PAGE_KINDS + ("modified",)]
 
 
 def _agrees(candidate: DateCandidate, value: str) -> bool:
