@@ -57,31 +57,34 @@ WHERE site = ANY (%(sites)s)
   AND (%(since)s::date IS NULL OR first_seen >= %(since)s::date OR published_at >= %(since)s::date)
 ORDER BY id
 
+-- name: fold_corpus_counts
+-- The counts' changes since the last fold added to the totals (migrations/0018_corpus_counts.sql); how many.
+SELECT corpus_counts_fold()
+
 -- name: articles_per_site_day
-SELECT site, coalesce(published_at, first_seen)::date AS day, count(*) AS articles
-FROM corpus_articles
-WHERE (%(site)s::text IS NULL OR site = %(site)s)
-  AND (%(since)s::date IS NULL OR coalesce(published_at, first_seen) >= %(since)s::date)
-  AND (%(until)s::date IS NULL OR coalesce(published_at, first_seen) < %(until)s::date + 1)
+-- Published articles (corpus_articles) per site and day (published, else first seen) in the session's time zone:
+-- the 15-minute bins kept on write (migrations/0018_corpus_counts.sql) summed per day.
+SELECT s.name AS site, c.day_bin::date AS day, sum(c.articles)::bigint AS articles
+FROM site_day_counts c JOIN sites s ON s.id = c.site_id
+WHERE c.articles <> 0
+  AND (%(site)s::text IS NULL OR s.name = %(site)s)
+  AND (%(since)s::date IS NULL OR c.day_bin >= %(since)s::date)
+  AND (%(until)s::date IS NULL OR c.day_bin < %(until)s::date + 1)
 GROUP BY 1, 2
+HAVING sum(c.articles) > 0
 ORDER BY 1, 2
 
 -- name: duplicate_counts
--- Stored articles per site, how many distinct bodies, and how many are linked near-duplicates.
-SELECT s.name AS site, count(*) AS articles, count(DISTINCT a.body_hash) AS distinct_bodies,
-       count(d.url) AS near_duplicates
-FROM articles a JOIN sites s ON s.id = a.site_id
-LEFT JOIN article_duplicates d ON d.url = a.url
-WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
-GROUP BY 1 ORDER BY 1
+-- Stored articles per site, how many distinct bodies, and how many are linked near-duplicates (kept on write).
+SELECT s.name AS site, c.articles, c.distinct_bodies, c.near_duplicates
+FROM site_counts c JOIN sites s ON s.id = c.site_id
+WHERE c.articles > 0 AND (%(site)s::text IS NULL OR s.name = %(site)s)
+ORDER BY 1
 
 -- name: noise_counts
--- articles.noise_lines / clean_body (migrations/0002_line_noise.sql); lines = non-empty body lines.
-SELECT s.name AS site,
-       count(*) FILTER (WHERE a.clean_body IS NOT NULL) AS cleaned_articles,
-       coalesce(sum(a.noise_lines) FILTER (WHERE a.clean_body IS NOT NULL), 0) AS noise_lines,
-       coalesce(sum((SELECT count(*) FROM regexp_split_to_table(a.body, E'\n') line WHERE btrim(line) <> ''))
-                FILTER (WHERE a.clean_body IS NOT NULL), 0) AS body_lines
-FROM articles a JOIN sites s ON s.id = a.site_id
-WHERE (%(site)s::text IS NULL OR s.name = %(site)s)
-GROUP BY 1 ORDER BY 1
+-- articles.noise_lines / clean_body (migrations/0002_line_noise.sql) of the cleaned articles per site; lines =
+-- non-empty body lines (articles.body_lines), kept on write.
+SELECT s.name AS site, c.cleaned_articles, c.noise_lines, c.body_lines
+FROM site_counts c JOIN sites s ON s.id = c.site_id
+WHERE c.articles > 0 AND (%(site)s::text IS NULL OR s.name = %(site)s)
+ORDER BY 1
