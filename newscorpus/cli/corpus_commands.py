@@ -145,7 +145,7 @@ def run_export(args) -> int:
         with output as out, exported_articles(dsn, args.site, everything=args.all) as rows, \
                 RecordWriter(out, fmt, fields, compression=compression, schema=schema) as writer:
             for row in rows:
-                writer.write(dict(zip(fields, row, strict=True)))
+                writer.write_row(row)
             count = writer.count
     except DatabaseError as error:
         raise CommandError(str(error)) from None
