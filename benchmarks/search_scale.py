@@ -3,6 +3,7 @@ per query class through the CLI and through the SQL alone, the index pass with n
 peak memory, `stats` time.
 
     .venv/bin/python -m benchmarks.search_scale [--sizes 100000,300000,1000000] [--rounds 15] [--dsn DSN]
+        [--keep-schema NAME] [--parts search,export,stats]
 
 The corpus: N synthetic published articles written by SQL (6-word titles, 150-word bodies over a 50,000-word
 Zipf-like vocabulary, indexed by SQL: the same vectors the index pass writes for plain words) plus the real zh and
@@ -11,7 +12,9 @@ pass (jieba for Chinese), so the Chinese query goes through segmentation. Query 
 common word, two words, and a Chinese word; their match counts are printed. Anchors of the same run, on the same
 corpus: the full ranking (ts_rank_cd over every match, as the search ranked before its candidates were bounded)
 and the corpus scan for articles to index that every search ran before the queue, both timed on the same
-connection in alternation with the search. The schema is dropped afterwards. Prints Markdown.
+connection in alternation with the search. The schema is dropped afterwards, unless --keep-schema names it: then a
+schema of that name already built is measured again as it is (one size only), and kept; drop it by hand
+(`DROP SCHEMA name CASCADE`). --parts measures only some of the search, the export and the stats. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from psycopg.conninfo import make_conninfo
 
 from newscorpus.builds.search_index import SEARCH_CANDIDATES, index_queued, index_search
 from newscorpus.core.search_terms import query_expression
+from newscorpus.store.builds import fold_corpus_counts
 from newscorpus.store.migrations import migrate
 from newscorpus.store.search import ranked_matches
 from newscorpus.store.sql import query
@@ -72,6 +76,9 @@ def build(dsn: str, size: int) -> int:
                 [(real_id, f"https://real.example/{doc['id']}", doc["title"], doc["body"], doc["lang"], doc["body"])
                  for doc in map(json.loads, (DATA / "dedup" / "docs.jsonl").read_text("utf-8").splitlines())])
         connection.execute("VACUUM ANALYZE articles")
+        started = time.perf_counter()
+        changes = fold_corpus_counts(connection)  # what the first `stats` after the bulk load would fold
+        print(f"  corpus counts: {changes:,} changes folded in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     started = time.perf_counter()
     indexed = index_search(dsn)["articles_indexed"]
     seconds = time.perf_counter() - started
@@ -133,9 +140,19 @@ PEAK_OF_CHILD = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:],
                  "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
 
 
-def measure_export_stats(dsn: str, rounds: int) -> dict:
+def measure_export_stats(dsn: str, rounds: int, parts: set[str]) -> dict:
     """export: seconds, articles/s, peak RSS of the export process; stats: seconds per round."""
     env = {**os.environ, "NEWSCORPUS_DB_DSN": dsn}
+    measured: dict = {}
+    if "export" in parts:
+        measured.update(measure_export(env))
+    if "stats" in parts:
+        measured["stats"] = [_timed(subprocess.run, [*CLI, "stats"], env=env, capture_output=True, check=True)
+                             for _ in range(rounds)]
+    return measured
+
+
+def measure_export(env: dict) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "corpus.jsonl"
         started = time.perf_counter()
@@ -146,14 +163,23 @@ def measure_export_stats(dsn: str, rounds: int) -> dict:
         size_mb = out.stat().st_size / 1e6
         with out.open("rb") as lines:
             count = sum(1 for _ in lines)
-    stats = [_timed(subprocess.run, [*CLI, "stats"], env=env, capture_output=True, check=True)
-             for _ in range(rounds)]
-    return {"export_seconds": seconds, "exported": count, "export_mb": size_mb, "export_peak_mb": peak_kb / 1024,
-            "stats": stats}
+    return {"export_seconds": seconds, "exported": count, "export_mb": size_mb, "export_peak_mb": peak_kb / 1024}
 
 
 def report(size: int, classes: dict, times: dict, other: dict) -> None:
     print(f"\n### {size:,} synthetic articles (+ the real slice)\n")
+    if times:
+        report_search(classes, times)
+    if "export_seconds" in other:
+        print(f"`export` {other['exported']:,} articles in {other['export_seconds']:.1f} s "
+              f"({other['exported'] / other['export_seconds']:,.0f} articles/s, {other['export_mb']:.0f} MB), "
+              f"peak RSS {other['export_peak_mb']:.0f} MB.")
+    if "stats" in other:
+        t50, t95 = percentiles(other["stats"])
+        print(f"`stats` {t50:.2f} / {t95:.2f} s (p50 / p95 of {len(other['stats'])}).")
+
+
+def report_search(classes: dict, times: dict) -> None:
     print("| query | matches | search SQL p50 / p95 | full-ranking SQL p50 / p95 (anchor) | "
           "SQL ratio p50 | CLI p50 / p95 |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
@@ -167,11 +193,6 @@ def report(size: int, classes: dict, times: dict, other: dict) -> None:
     a50, a95 = percentiles(times["corpus scan (anchor)"])
     print(f"\nBefore the search, nothing queued: index pass {i50 * 1e3:.2f} / {i95 * 1e3:.2f} ms (p50 / p95); "
           f"the corpus scan it replaces {a50 * 1e3:.0f} / {a95 * 1e3:.0f} ms (ratio {i50 / a50:.4f}).")
-    peak = f"{other['export_peak_mb']:.0f} MB"
-    t50, t95 = percentiles(other["stats"])
-    print(f"`export` {other['exported']:,} articles in {other['export_seconds']:.1f} s "
-          f"({other['exported'] / other['export_seconds']:,.0f} articles/s, {other['export_mb']:.0f} MB), "
-          f"peak RSS {peak}; `stats` {t50:.2f} / {t95:.2f} s (p50 / p95).")
 
 
 def main() -> None:
@@ -180,7 +201,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--dsn", default=os.environ.get("NEWSCORPUS_TEST_DSN",
                                                         "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument("--keep-schema", metavar="NAME",
+                        help="build the corpus in this schema (or reuse it, already built) and keep it afterwards")
+    parser.add_argument("--parts", default="search,export,stats", help="what to measure, of search,export,stats")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    if not parts <= {"search", "export", "stats"}:
+        parser.error(f"--parts: unknown part(s) {', '.join(sorted(parts - {'search', 'export', 'stats'}))}")
+    if args.keep_schema and "," in args.sizes:
+        parser.error("--keep-schema keeps one corpus: give one size")
     if not (DATA / "dedup" / "docs.jsonl").is_file():  # before an hour of corpus building, not after
         print(f"search_scale: no {DATA / 'dedup' / 'docs.jsonl'} (the real slice): set NEWSCORPUS_SHARED_DATA",
               file=sys.stderr)
@@ -189,21 +218,29 @@ def main() -> None:
           f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; candidates ranked per search: {SEARCH_CANDIDATES}")
     for size in (int(value) for value in args.sizes.split(",")):  # ascending: export's peak RSS is per size
-        schema = f"bench_search_{uuid.uuid4().hex[:8]}"
+        schema = args.keep_schema or f"bench_search_{uuid.uuid4().hex[:8]}"
         with psycopg.connect(args.dsn, autocommit=True) as admin:
-            admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+            built = admin.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone() is not None
+            if not built:
+                admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
         dsn = make_conninfo(args.dsn, options=f"-csearch_path={schema}")
         try:
-            print(f"building {size:,} articles in schema {schema}", file=sys.stderr)
-            build(dsn, size)
-            classes = query_classes(dsn)
-            times = measure_search(dsn, classes, args.rounds)
-            other = measure_export_stats(dsn, 3)
+            if built:
+                print(f"reusing schema {schema} as built", file=sys.stderr)
+                with psycopg.connect(dsn, autocommit=True) as connection:
+                    migrate(connection)  # a migration added since the build applies to it too
+            else:
+                print(f"building {size:,} articles in schema {schema}", file=sys.stderr)
+                build(dsn, size)
+            classes = query_classes(dsn) if "search" in parts else {}
+            times = measure_search(dsn, classes, args.rounds) if "search" in parts else {}
+            other = measure_export_stats(dsn, args.rounds if "search" not in parts else 3, parts)
             report(size, classes, times, other)
             sys.stdout.flush()
         finally:
-            with psycopg.connect(args.dsn, autocommit=True) as admin:
-                admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+            if not args.keep_schema:
+                with psycopg.connect(args.dsn, autocommit=True) as admin:
+                    admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 if __name__ == "__main__":

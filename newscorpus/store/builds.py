@@ -144,13 +144,18 @@ class CorpusCounts:
     noise: list[tuple]
 
 
+def fold_corpus_counts(connection: psycopg.Connection) -> int:
+    """Add the writes' count changes since the last fold to the totals, in a transaction; how many changes."""
+    with connection.transaction():
+        return connection.execute(query("builds.fold_corpus_counts")).fetchone()[0]
+
+
 def corpus_counts(dsn: str, site: str | None = None, since: date | None = None,
                   until: date | None = None) -> CorpusCounts:
     """The counts of `newscorpus stats`, kept on write (migrations/0018_corpus_counts.sql): the same numbers as
     the queries over every article (tests/store/test_corpus_counts.py), read from a few small tables."""
     with connect(dsn) as connection:
-        with connection.transaction():  # the writes' changes since the last fold, added to the totals first
-            connection.execute(query("builds.fold_corpus_counts"))
+        fold_corpus_counts(connection)
         per_day = connection.execute(query("builds.articles_per_site_day"),
                                      {"site": site, "since": since, "until": until}).fetchall()
         duplicates = connection.execute(query("builds.duplicate_counts"), {"site": site}).fetchall()
