@@ -102,7 +102,9 @@ def _json_date(value: date) -> str:
 # escaping and isoformat.
 _JSON_TEXT = {str: encode_basestring, int: int.__repr__, type(None): lambda _: "null", datetime: _json_date,
               date: _json_date}
-JSON_LINES_PER_WRITE = 1000   # lines joined into one write: about 1 MB of 1-KB articles
+# Lines are joined into one write up to this many characters: the buffer is bounded in bytes, whatever the
+# articles' size (a line count let the 716 long real texts of benchmarks/search_scale.py add 21 MB of peak RSS).
+JSON_CHARS_PER_WRITE = 256 * 1024
 
 
 class RecordWriter:
@@ -123,6 +125,7 @@ class RecordWriter:
         self.stream = stream
         self._batch: list[dict] = []
         self._lines: list[str] = []
+        self._chars = 0
         self._keys = tuple(encode_basestring(name) + ": " for name in fields)
         self._parquet = None
         self._csv = None
@@ -152,15 +155,17 @@ class RecordWriter:
             self._csv.writerow(["; ".join(value) if isinstance(value, list) else _text(value) for value in values])
         else:
             text = _JSON_TEXT.get
-            self._lines.append("{" + ", ".join([key + (text(type(value)) or _json_line)(value)
-                                                for key, value in zip(self._keys, values, strict=True)]) + "}\n")
-            if len(self._lines) >= JSON_LINES_PER_WRITE:
+            line = "{" + ", ".join([key + (text(type(value)) or _json_line)(value)
+                                    for key, value in zip(self._keys, values, strict=True)]) + "}\n"
+            self._lines.append(line)
+            self._chars += len(line)
+            if self._chars >= JSON_CHARS_PER_WRITE:
                 self._flush_lines()
 
     def _flush_lines(self) -> None:
         if self._lines:
             self.stream.write("".join(self._lines).encode("utf-8"))
-            self._lines = []
+            self._lines, self._chars = [], 0
 
     def _flush_parquet(self) -> None:
         if self._batch:

@@ -43,8 +43,8 @@ def test_rows_of_every_json_type_are_written_as_json_dumps_writes_their_dicts():
     fields = ("id", "flag", "score", "authors", "meta", "title", "count", "at", "body")
     rows = [(n, n % 2 == 0, [0.5, 1e-7, float("nan"), float("inf"), 1 / 3][n % 5], ["a", "b\u2028"] if n % 3 else [],
              {"k": [1, None]}, Title(f"标题 {n}"), True if n == 4 else n * 10**20,
-             datetime(2026, 12, 7, n % 24, tzinfo=UTC) if n % 4 else None, "line\n\"q\" \\ \x7f\u00e9" * (n % 3))
-            for n in range(2500)]  # more lines than one write joins
+             datetime(2026, 12, 7, n % 24, tzinfo=UTC) if n % 4 else None, "line\n\"q\" \\ \x7f\u00e9" * (n % 3) * 50)
+            for n in range(2500)]  # more than one write joins
     out = io.BytesIO()
     with RecordWriter(out, "jsonl", fields) as writer:
         for row in rows:
