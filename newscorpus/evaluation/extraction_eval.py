@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from newscorpus.core.domains import registrable_domain
 from newscorpus.evaluation.extraction_scoring import bag_of_tokens, shingle_scores
 
 REPORTED_LANGUAGES = ("zh", "en")
@@ -384,18 +385,6 @@ DEFAULT_GRID: dict[str, tuple[float, ...]] = {
     "SIBLING_SHARE": (0.35, 0.5),
     "SIMILAR_FROM_SHARE": (0.0, 0.1, 0.2),
 }
-
-
-_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "gov", "ac", "edu", "or", "ne", "go"})
-
-
-def registrable_domain(host: str) -> str:
-    """The host's registrable domain, approximately (last two labels, three under a country's second level such
-    as co.uk / com.cn): every sub-domain of a site is that site."""
-    labels = host.lower().removeprefix("www.").split(".")
-    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
 
 
 def site_key(item: PageItem) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from newscorpus.core.decoding import decode_html
+from newscorpus.core.domains import url_site
 from newscorpus.core.extraction import block_scoring, region
 from newscorpus.core.extraction import punctuation as punctuation_method
 from newscorpus.core.extraction.block_tree import Block, build_blocks
@@ -262,7 +263,7 @@ def _extract(
     elif method == "blocks":
         lines = block_scoring.select_blocks(blocks, model)
     else:
-        choice = region.choose_region(blocks, titles=head.titles, learned=learned)
+        choice = region.choose_region(blocks, titles=head.titles, learned=learned, site=url_site(url))
         lines = choice.lines
         headline_found = choice.headline is not None
     # Whether the page holds an article is the rules' call: the learned block model (block_classifier.py) adds to

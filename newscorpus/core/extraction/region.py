@@ -411,7 +411,7 @@ def _sibling_roots(blocks: list[Block], scores: list[float], top: int, share: fl
 
 
 def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
-            tuned: dict[str, float], comments: list[bool] | None = None) -> RegionChoice:
+            tuned: dict[str, float], comments: list[bool] | None = None, site: str | None = None) -> RegionChoice:
     comments = comment_sections(blocks) if comments is None else comments
     values = region_values(blocks, max_ratio, window, comments)
     chars = char_prefix(blocks)
@@ -426,16 +426,17 @@ def _region(blocks: list[Block], max_ratio: float, window: list[bool] | None,
     roots = _sibling_roots(blocks, scores, top, tuned["SIBLING_SHARE"])
     roots = expand_upwards(blocks, roots, values, top_hint, bool(items), tuned, totals[top_hint])
     roots = join_similar_siblings(blocks, roots, values, top_hint, totals[top_hint])
-    lines, kept = trim_region(blocks, roots, Trim(window, comments, max_ratio, top_hint))
+    lines, kept = trim_region(blocks, roots, Trim(window, comments, max_ratio, top_hint, site))
     return RegionChoice(roots, lines, scores[top], kept=kept)
 
 
 def choose_region(
     blocks: list[Block], max_ratio: float = PAPER_MAX_RATIO, titles: tuple[str, ...] = (),
-    learned: block_classifier.TreeModel | bool = True,
+    learned: block_classifier.TreeModel | bool = True, site: str | None = None,
 ) -> RegionChoice:
     """The rules' region and body, with the blocks the learned model adds (block_classifier.py). `learned`: True
-    for the shipped model (when block_classifier.USE_LEARNED), False for the rules alone, or a model."""
+    for the shipped model (when block_classifier.USE_LEARNED), False for the rules alone, or a model; `site`: the
+    page URL's registrable domain (domains.url_site), None when unknown."""
     if not blocks:
         return RegionChoice([], [], 0.0)
     # "en" is told from None nowhere below (LANGUAGE_CONSTANTS and RULES_ONLY_LANGUAGES hold no "en", the model's
@@ -443,7 +444,7 @@ def choose_region(
     # tests/core/extraction/test_fast_forms_of_region.py check both)
     language = page_language(blocks, english=False)
     comments = comment_sections(blocks)  # asked once: the rules' regions and the model read the same list
-    choice, window = _rules_region(blocks, max_ratio, titles, tuned_constants(language), comments)
+    choice, window = _rules_region(blocks, max_ratio, titles, tuned_constants(language), comments, site)
     model = (block_classifier.load_model() if block_classifier.USE_LEARNED else None) if learned is True else learned
     if not model or language in block_classifier.RULES_ONLY_LANGUAGES:
         return choice
@@ -457,13 +458,13 @@ def choose_region(
 
 
 def _rules_region(blocks: list[Block], max_ratio: float, titles: tuple[str, ...], tuned: dict[str, float],
-                  comments: list[bool]) -> tuple[RegionChoice, list[bool] | None]:
+                  comments: list[bool], site: str | None = None) -> tuple[RegionChoice, list[bool] | None]:
     """The rules' choice, and the headline's item window when the choice holds the headline (else None)."""
     headline = find_headline(blocks, titles) if titles else None
     if headline is not None:
         window = item_window(blocks, headline)
-        choice = _region(blocks, max_ratio, window, tuned, comments)
+        choice = _region(blocks, max_ratio, window, tuned, comments, site)
         if choice.lines:
             choice.headline = headline
             return choice, window
-    return _region(blocks, max_ratio, None, tuned, comments), None
+    return _region(blocks, max_ratio, None, tuned, comments, site), None

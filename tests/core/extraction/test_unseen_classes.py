@@ -189,3 +189,41 @@ def test_a_list_holding_much_of_the_page_still_stops_at_other_markup() -> None:
     lines = _body_lines(_builder_page([], points).replace("</section>", box + "</section>"))
     assert points[0] in lines
     assert not any("office is open" in line for line in lines)
+
+
+def _link_list_page(entries: str, intro: list[str]) -> str:
+    return _page(
+        f"<nav><ul>{''.join(f'<li><a href=/s{n}>Section {n}</a></li>' for n in range(12))}</ul></nav>"
+        f"<article><h1>Ferry timetable changes next month</h1><div class='entry'>{_article(intro)}"
+        f"{entries}{_article(intro[:1])}</div></article>"
+    )
+
+
+def test_a_link_roundup_keeps_its_entries_en_and_zh() -> None:
+    # A roundup's entries are mostly the links to the stories it recommends, on other sites: they are the post.
+    cases = (
+        (EN_PARAGRAPHS[:2], "Worth it for the maps.", "A long read about the ferries of the north coast"),
+        (ZH_PARAGRAPHS[:2], "地图很值得一看。", "北方海岸轮渡的历史与现状长篇报道"),
+    )
+    for intro, note, story in cases:
+        entries = "<ul>" + "".join(
+            f"<li><a href='https://blog{n}.example.org/ferries'>{story} {n}</a> {note}</li>" for n in range(1, 7)
+        ) + "</ul><p>" + "<br>".join(
+            f"Jane Roe {n}, <a href='https://bookshop.example.net/b/{n}'>{story}, the book</a>" for n in range(1, 4)
+        ) + "</p>"
+        lines = extract(_link_list_page(entries, intro), "https://harbour.example.com/links").body.split("\n")
+        assert f"{story} 1 {note}" in lines
+        assert f"{story} 6 {note}" in lines
+        assert f"Jane Roe 1, {story}, the book" in lines
+
+
+def test_links_to_the_site_itself_and_to_share_buttons_stay_out() -> None:
+    # The same entries linking to the site's own pages are a related-stories list; links to social networks are
+    # share buttons: both stay link-dense.
+    for href in ("https://harbour.example.com/more", "/more", "https://www.facebook.com/sharer?u=x"):
+        entries = "<ul>" + "".join(
+            f"<li><a href='{href}{n}'>A long read about the ferries of the north coast {n}</a> Maps.</li>"
+            for n in range(1, 7)
+        ) + "</ul>"
+        body = extract(_link_list_page(entries, EN_PARAGRAPHS[:2]), "https://harbour.example.com/links").body
+        assert body.split("\n") == EN_PARAGRAPHS[:2] + EN_PARAGRAPHS[:1]
