@@ -4,6 +4,7 @@ rules that drop a block, each with its reason), and the lines of a kept block (p
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from newscorpus.core.domains import url_site
@@ -93,11 +94,23 @@ def other_site_link_chars(block: Block, site: str) -> int:
     return min(chars, block.link_chars)
 
 
-def cites_other_sites(block: Block, max_ratio: float, site: str | None) -> bool:
-    """A punctuated block that is not link-dense once its links to other sites count as its own text."""
-    if site is None or not 0.0 < block.punctuation / block.chars <= max_ratio:
+# A list of references or footnotes cites other sites too, and the dev gold leaves it out (zh.wikipedia's
+# references, a blog's "[1] https://..." notes): a block inside an element so named is not a citing block.
+REFERENCE_NAMES = re.compile(r"reference|reflist|footnote|citation|bibliograph", re.IGNORECASE)
+
+
+def cites_other_sites(blocks: list[Block], index: int, trim: Trim) -> bool:
+    """A punctuated block, not in a list of references, that is not link-dense once its links to other sites
+    count as its own text."""
+    block = blocks[index]
+    if trim.site is None or not 0.0 < block.punctuation / block.chars <= trim.max_ratio:
         return False
-    return block.link_chars - other_site_link_chars(block, site) <= MAX_LINK_DENSITY * block.chars
+    node = index
+    while node >= 0:
+        if REFERENCE_NAMES.search(blocks[node].class_names):
+            return False
+        node = blocks[node].parent
+    return block.link_chars - other_site_link_chars(block, trim.site) <= MAX_LINK_DENSITY * block.chars
 
 
 def in_caption(blocks: list[Block], index: int, root: int) -> bool:
@@ -190,7 +203,7 @@ def _comment_section(blocks: list[Block], index: int, root: int, trim: Trim) -> 
 
 def _link_dense(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
     block = blocks[index]
-    if link_dropped(block, trim.max_ratio) and not cites_other_sites(block, trim.max_ratio, trim.site):
+    if link_dropped(block, trim.max_ratio) and not cites_other_sites(blocks, index, trim):
         return "mostly links"
     return None
 

@@ -227,3 +227,13 @@ def test_links_to_the_site_itself_and_to_share_buttons_stay_out() -> None:
         ) + "</ul>"
         body = extract(_link_list_page(entries, EN_PARAGRAPHS[:2]), "https://harbour.example.com/links").body
         assert body.split("\n") == EN_PARAGRAPHS[:2] + EN_PARAGRAPHS[:1]
+
+
+def test_a_reference_list_is_not_a_link_roundup() -> None:
+    notes = "<ol class='references'>" + "".join(
+        f"<li>^ <a href='https://press.example.org/r/{n}'>A long read about the ferries of the north coast {n}</a>. "
+        "[2024-05-01].</li>" for n in range(1, 7)
+    ) + "</ol>"
+    body = extract(_link_list_page(notes, EN_PARAGRAPHS[:2]), "https://harbour.example.com/links").body
+    assert "ferries of the north coast" not in body
+
