@@ -151,6 +151,43 @@ def kept_lines(block: Block, max_ratio: float) -> list[str]:
     return []
 
 
+# Chinese portals put their page furniture in the article's own container, as short lines the punctuation does not
+# tell from prose: the date/source/author/views line under the headline, the "原标题：" (original headline) line, the
+# reader's font-size switch, the disclaimer, and the "延伸阅读" (further reading) label over related links. A block of
+# the region whose whole text is such a line is dropped (the portal-furniture rule of TRIM_RULES). Each pattern was
+# run over every gold line of the dev sets and of wcxb_listing: none matches a gold line (photo captions, "推荐阅读",
+# "关注公众号" and English "Disclaimer:" lines do, so they are not here), and the lines they match in our bodies
+# (zh_web_content_69's date/source lines, a "原标题" line) are all outside the gold.
+_DATE_OR_TIME = r"(?:\d{4}\s*[-年/.]\s*\d{1,2}\s*[-月/.]\s*\d{1,2}|\d{1,2}:\d{2})"
+_NO_SENTENCE = r"(?!.*[。，！？；])"
+PORTAL_FURNITURE = (
+    ("a date and source line", re.compile(
+        rf"^{_NO_SENTENCE}(?=.*{_DATE_OR_TIME})(?=.*(?:来源|作者|浏览|点击|阅读|编辑|发布|稿源|出处)\s*[:：(（])"
+        r".{0,100}$")),
+    ("a view count", re.compile(
+        rf"^{_NO_SENTENCE}.{{0,30}}(?:浏览|阅读|点击|访问)(?:次数|量|数)?\s*[:：]\s*\d+\s*次?.{{0,30}}$")),
+    ("an original-headline line", re.compile(r"^[【\[(（]?原标题\s*[:：]")),
+    ("a disclaimer", re.compile(r"^[【\[(（]?(?:免责声明|版权声明|特别声明)\s*[:：】\])）]")),
+    ("a font-size switch", re.compile(
+        r"^(?:字号|字体)\s*[:：]?\s*(?:[【\[]?\s*(?:超大|特大|大|中|标准|小)\s*[】\]]?\s*){2,}$")),
+    ("a further-reading label", re.compile(
+        r"^[【\[]?(?:延伸阅读|相关阅读|相关新闻|相关文章|相关链接)\s*[】\]]?\s*[:：]?$")),
+)
+# Such lines are short: a date/source line is under 100 characters, a disclaimer paragraph under 300.
+MAX_FURNITURE_CHARS = 300
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def portal_furniture(block: Block) -> str | None:
+    """What page furniture of a Chinese portal the block's whole text is (PORTAL_FURNITURE), None when none."""
+    if block.chars > MAX_FURNITURE_CHARS or "\n" in block.text or not _HAN.search(block.text):
+        return None
+    for name, pattern in PORTAL_FURNITURE:
+        if pattern.search(block.text):
+            return name
+    return None
+
+
 # Pages hold hidden copies of the article (read-aloud, print and AMP blocks, a mobile and a desktop copy) that the
 # region would take twice. A copy is a block whose whole subtree has the same text, in the same block structure, as
 # an earlier block of the region and at least MIN_COPY_CHARS characters: it is skipped. Repeated lines alone are
@@ -216,10 +253,14 @@ def _caption(blocks: list[Block], index: int, root: int, trim: Trim) -> str | No
     return "a caption" if in_caption(blocks, index, root) else None
 
 
+def _portal_furniture(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return portal_furniture(blocks[index])
+
+
 # In the order they are asked (every rule is a pure test, so the order only decides the reason given); a rule
 # taken out of the table is switched off. `_no_text` first: most blocks of a region are wrappers without text of
 # their own, and _link_dense divides by the block's characters.
-TRIM_RULES = (_no_text, _outside_window, _comment_section, _link_dense, _negative_hint, _caption)
+TRIM_RULES = (_no_text, _outside_window, _comment_section, _link_dense, _negative_hint, _caption, _portal_furniture)
 
 
 def trim_reason(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:

@@ -237,3 +237,27 @@ def test_a_reference_list_is_not_a_link_roundup() -> None:
     body = extract(_link_list_page(notes, EN_PARAGRAPHS[:2]), "https://harbour.example.com/links").body
     assert "ferries of the north coast" not in body
 
+
+def test_a_portals_furniture_lines_are_not_the_body_zh() -> None:
+    # A one-paragraph story in a portal's article box, with the date/source/views line, the original headline, the
+    # font-size switch, a further-reading label and the disclaimer in the same box.
+    story = ZH_PARAGRAPHS[0]
+    page = _page(
+        "<div class='nav'>" + "".join(f"<a href='/c{n}'>栏目{n}</a>" for n in range(12)) + "</div>"
+        "<div class='article'><h1>轮渡时刻表下月调整</h1>"
+        "<div class='info'>2024-05-01 10:20 来源：海港日报 作者：张三</div><div class='count'>浏览次数：1024</div>"
+        "<div class='tool'>字号：<span>超大</span> <span>大</span> <span>标准</span> <span>小</span></div>"
+        f"<div class='text'><p>原标题：下月起北码头增开第二班船</p><p>{story}</p><p>延伸阅读：</p>"
+        "<p><a href='/a'>北码头改造工程今年完工，新候船厅投入使用</a></p></div>"
+        "<div class='sm'>免责声明：本文仅代表作者个人观点，与本网无关，本站对其真实性不作任何保证或承诺。</div></div>",
+        title="轮渡时刻表下月调整_海港新闻网",
+    )
+    assert extract(page).body == story
+
+
+def test_lines_that_look_like_furniture_inside_prose_stay_zh() -> None:
+    # A sentence that names a source and a date is prose; a heading-like "推荐阅读" list title is left to the gold.
+    lines = [*ZH_PARAGRAPHS[:2], "据海港日报2024年5月1日报道，来源：市交通局的通知称，第二班船将于下月起每半小时一班，"
+             "北码头的候船厅也会同时开放，市民可以在官方网站查询新的时刻表，或者拨打热线电话咨询具体的班次安排。"]
+    page = _page(f"<div class='article'><h1>轮渡时刻表下月调整</h1>{_article(lines)}</div>", title="轮渡时刻表下月调整")
+    assert _body_lines(page) == lines
