@@ -184,6 +184,15 @@ class PreparedPage:
     head: Metadata  # read before cleaning (it removes <head>)
     encoding: str | None  # from decoding (None when given str)
     marked_article: bool = False  # og:type / JSON-LD say "article" (read before cleaning)
+    site: str | None = None  # the URL's registrable domain (domains.url_site), None without a URL
+    hidden: tuple = ()  # the elements hidden by their inline style (PageMarkup.hidden)
+
+
+def page_region(page: PreparedPage, learned: object = True) -> region.RegionChoice:
+    """The default method's region of a prepared page (region.choose_region with the page's titles, site and
+    hidden elements)."""
+    return region.choose_region(page.blocks, titles=page.head.titles, learned=learned, site=page.site,
+                                hidden=region.hidden_blocks(page.blocks, page.hidden))
 
 
 @dataclass(frozen=True)
@@ -235,7 +244,7 @@ def prepare_page(html: bytes | str | None, content_type: str | None = None, max_
         return PageFailure("bot_wall", encoding)
     if budget is not None and budget.exceeded():
         return PageFailure("timeout", encoding)
-    return PreparedPage(root, blocks, head, encoding, marked)
+    return PreparedPage(root, blocks, head, encoding, marked, url_site(url), tuple(markup.hidden))
 
 
 def _extract(
@@ -263,7 +272,7 @@ def _extract(
     elif method == "blocks":
         lines = block_scoring.select_blocks(blocks, model)
     else:
-        choice = region.choose_region(blocks, titles=head.titles, learned=learned, site=url_site(url))
+        choice = page_region(page, learned)
         lines = choice.lines
         headline_found = choice.headline is not None
     # Whether the page holds an article is the rules' call: the learned block model (block_classifier.py) adds to

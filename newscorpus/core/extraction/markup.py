@@ -69,6 +69,9 @@ class PageMarkup:
     inputs: list[etree._Element] = field(default_factory=list)
     buttons: list[etree._Element] = field(default_factory=list)
     nesting: list[etree._Element] = field(default_factory=list)
+    # ... and the elements hidden by their inline style (display:none, visibility:hidden), in document order, for
+    # region.hidden_blocks. Not the `hidden` attribute: script frameworks stream whole pages into <div hidden>.
+    hidden: list[etree._Element] = field(default_factory=list)
 
     def first_meta(self, *names: str) -> str | None:
         for name in names:
@@ -207,6 +210,16 @@ def _read_href(value: str, element: etree._Element, tag: str, markup: PageMarkup
     return False
 
 
+_HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _read_style(value: str, element: etree._Element, tag: str, markup: PageMarkup) -> bool:
+    # most inline styles hide nothing: the substring tests spare them the search
+    if ("none" in value or "hidden" in value or "NONE" in value) and _HIDING_STYLE.search(value):
+        markup.hidden.append(element)
+    return False
+
+
 def _read_role(value: str, element: etree._Element, tag: str, markup: PageMarkup) -> bool:
     return value in DIALOG_ROLES
 
@@ -221,6 +234,7 @@ _ATTRIBUTE_READERS = {
     "href": _read_href,
     "role": _read_role,
     "aria-modal": _read_aria_modal,
+    "style": _read_style,
 }
 
 

@@ -223,6 +223,7 @@ class Trim:
     max_ratio: float
     top_hint: int
     site: str | None = None
+    hidden: list[bool] | None = None  # per block: hidden by its own or an ancestor's markup (None: nothing hidden)
 
 
 # Rules that drop a block of the region: (blocks, index, the root whose subtree holds it, trim) -> reason or None.
@@ -253,6 +254,11 @@ def _caption(blocks: list[Block], index: int, root: int, trim: Trim) -> str | No
     return "a caption" if in_caption(blocks, index, root) else None
 
 
+def _hidden(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    hidden = trim.hidden
+    return "hidden" if hidden is not None and hidden[index] and not hidden[root] else None
+
+
 def _portal_furniture(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
     return portal_furniture(blocks[index])
 
@@ -260,7 +266,8 @@ def _portal_furniture(blocks: list[Block], index: int, root: int, trim: Trim) ->
 # In the order they are asked (every rule is a pure test, so the order only decides the reason given); a rule
 # taken out of the table is switched off. `_no_text` first: most blocks of a region are wrappers without text of
 # their own, and _link_dense divides by the block's characters.
-TRIM_RULES = (_no_text, _outside_window, _comment_section, _link_dense, _negative_hint, _caption, _portal_furniture)
+TRIM_RULES = (_no_text, _outside_window, _comment_section, _link_dense, _negative_hint, _caption, _portal_furniture,
+              _hidden)
 
 
 def trim_reason(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newscorpus.core.extraction import PageFailure, prepare_page, region
+from newscorpus.core.extraction import PageFailure, PreparedPage, page_region, prepare_page, region
 from newscorpus.core.extraction.block_tree import Block
 from newscorpus.core.extraction.metadata import Metadata
 from newscorpus.core.site_aware.skeleton import Skeleton, build_skeleton, content_root
@@ -26,13 +26,15 @@ class ParsedPage:
     head: Metadata
     encoding: str | None
     marked_article: bool = False
+    prepared: PreparedPage | None = None  # what prepare_page gave: the generic region reads its site and hidden blocks
     _choice: region.RegionChoice | None = None
     _index: PageIndex | None = None
     _skeleton: Skeleton | None = None
 
     def choice(self) -> region.RegionChoice:
         if self._choice is None:
-            self._choice = region.choose_region(self.blocks, titles=self.head.titles)
+            self._choice = (page_region(self.prepared) if self.prepared is not None
+                            else region.choose_region(self.blocks, titles=self.head.titles))
         return self._choice
 
     def index(self) -> PageIndex:
@@ -54,4 +56,4 @@ def parse_page(html: bytes | str, url: str | None, content_type: str | None = No
     page = prepare_page(html, content_type, url=url)
     if isinstance(page, PageFailure):
         return None
-    return ParsedPage(url, page.root, page.blocks, page.head, page.encoding, page.marked_article)
+    return ParsedPage(url, page.root, page.blocks, page.head, page.encoding, page.marked_article, page)

@@ -261,3 +261,20 @@ def test_lines_that_look_like_furniture_inside_prose_stay_zh() -> None:
              "北码头的候船厅也会同时开放，市民可以在官方网站查询新的时刻表，或者拨打热线电话咨询具体的班次安排。"]
     page = _page(f"<div class='article'><h1>轮渡时刻表下月调整</h1>{_article(lines)}</div>", title="轮渡时刻表下月调整")
     assert _body_lines(page) == lines
+
+
+def _paged(visible: list[str], hidden: list[str]) -> str:
+    pages = "".join(f"<div class='page' style='display: none'>{_article([p])}</div>" for p in hidden)
+    return _page(f"<article><h1>Ferry timetable changes next month</h1><div class='page'>{_article(visible)}</div>"
+                 f"{pages}</article>")
+
+
+def test_hidden_sections_of_the_article_are_left_out_en_and_zh() -> None:
+    # A paginated story's later pages (or a collapsed box) hidden by their inline style are not the page's text.
+    for paragraphs in (EN_PARAGRAPHS, ZH_PARAGRAPHS):
+        assert _body_lines(_paged(paragraphs[:3], paragraphs[3:])) == paragraphs[:3]
+
+
+def test_content_mostly_in_hidden_tabs_is_kept() -> None:
+    # Most of the region's prose hidden: tabs or accordions a script opens, which are the content.
+    assert _body_lines(_paged(EN_PARAGRAPHS[:1], EN_PARAGRAPHS[1:])) == EN_PARAGRAPHS
