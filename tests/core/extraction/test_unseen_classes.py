@@ -278,3 +278,36 @@ def test_hidden_sections_of_the_article_are_left_out_en_and_zh() -> None:
 def test_content_mostly_in_hidden_tabs_is_kept() -> None:
     # Most of the region's prose hidden: tabs or accordions a script opens, which are the content.
     assert _body_lines(_paged(EN_PARAGRAPHS[:1], EN_PARAGRAPHS[1:])) == EN_PARAGRAPHS
+
+
+def test_a_listicles_cards_and_list_items_are_kept_en_and_zh() -> None:
+    # The entries of a listicle (restaurant cards: a heading and a description each) and a list inside the story
+    # are the article, not navigation.
+    cases = (
+        ("Restaurant", "A small place near the pier serving grilled fish, rice and soup; open late but Monday.",
+         "Bring a warm coat, since the ferry deck is windy even in summer.", EN_PARAGRAPHS),
+        ("餐馆", "码头旁的一家小店，供应烤鱼、米饭和汤，除周一外每天营业到很晚。",
+         "记得带一件外套，即使在夏天，渡轮甲板上的风也很大。", ZH_PARAGRAPHS),
+    )
+    for name, description, tip, paragraphs in cases:
+        cards = "".join(f"<li class='card'><div class='card-body'><h3>{name} {n}</h3><div class='card-text'>"
+                        f"{description}</div></div></li>" for n in range(1, 7))
+        tips = "".join(f"<li>{n}. {tip}</li>" for n in range(1, 4))
+        lines = _body_lines(_page(
+            f"<nav><ul>{''.join(f'<li><a href=/s{n}>Section {n}</a></li>' for n in range(12))}</ul></nav>"
+            f"<main><h1>Ferry timetable changes next month</h1>{_article(paragraphs[:1])}<ul class='cards'>{cards}"
+            f"</ul><ul>{tips}</ul>{_article(paragraphs[1:2])}</main>"
+        ))
+        assert lines.count(description) == 6
+        assert f"{name} 6" in lines and f"3. {tip}" in lines
+        assert lines[0] == paragraphs[0] and lines[-1] == paragraphs[1]
+
+
+def test_a_short_post_beats_a_long_disclaimer_en() -> None:
+    short = ("The council said on Monday that the second ferry will start running next month, and that queues at "
+             "the north pier should be shorter by the summer.")
+    disclaimer = ("Disclaimer: the views expressed here are those of the authors, not of the council. Content is "
+                  "provided for information only, and we accept no liability for errors, omissions or any loss.")
+    page = _page(f"<div class='post'><h1>Ferry timetable changes next month</h1><p>{short}</p></div>"
+                 f"<div class='disclaimer'><p>{disclaimer}</p></div>")
+    assert extract(page).body == short
