@@ -24,7 +24,10 @@ NEGATIVE_HINT = re.compile(
     # Captions, credits, bylines, author bios, disclaimers, "trending"/"read more" boxes (as trafilatura's
     # discard lists).
     r"caption|credit|byline|author-?bio|bio-?box|about-?the-?author|disclaimer|copyright|statement|"
-    r"trending|more-?stories|read-?more|also-?read",
+    r"trending|more-?stories|read-?more|also-?read|"
+    # Donation appeals and the related-video box under a story ("support-box donate", "related-videos" is covered by
+    # "related").
+    r"donat|more-?videos|video-?playlist",
     re.IGNORECASE,
 )
 POSITIVE_HINT = re.compile(r"article|body|content|entry|main|post|story|text|detail|zhengwen", re.IGNORECASE)

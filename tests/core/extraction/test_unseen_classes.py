@@ -311,3 +311,15 @@ def test_a_short_post_beats_a_long_disclaimer_en() -> None:
     page = _page(f"<div class='post'><h1>Ferry timetable changes next month</h1><p>{short}</p></div>"
                  f"<div class='disclaimer'><p>{disclaimer}</p></div>")
     assert extract(page).body == short
+
+
+def test_a_trailing_donation_box_and_video_list_are_not_the_body() -> None:
+    appeal = ("Our reporting is free to read, but it is not free to make. If you can, please give today: every gift, "
+              "large or small, keeps our newsroom going.")
+    video = "Commuters wait at the north pier as the council tests the second boat, in a video filmed last week."
+    page = _page(
+        f"<article><h1>Ferry timetable changes next month</h1><div class='entry'>{_article(EN_PARAGRAPHS)}"
+        f"<div class='support-box donate'><h3>Support local journalism</h3><p>{appeal}</p></div>"
+        f"<div class='more-videos'><h3>Watch</h3><p>{video}</p></div></div></article>"
+    )
+    assert _body_lines(page) == EN_PARAGRAPHS
