@@ -20,7 +20,14 @@ from newscorpus.core.extraction.block_tree import HEADING_TAGS, Block
 from newscorpus.core.extraction.headline import find_headline, item_end
 from newscorpus.core.extraction.line_kinds import CODE_TAGS
 from newscorpus.core.extraction.punctuation import PAPER_MAX_RATIO, prose_value
-from newscorpus.core.extraction.region_trim import MAX_LINK_DENSITY, Trim, hint_dropped, kept_lines, trim_region
+from newscorpus.core.extraction.region_trim import (
+    MAX_LINK_DENSITY,
+    Trim,
+    hint_dropped,
+    kept_lines,
+    never_body,
+    trim_region,
+)
 from newscorpus.core.text import HAN_UNIFIED, characters, language_of_texts
 
 # Share of a prose block's value given to its grandparent (its parent gets all of it); readability's
@@ -490,8 +497,9 @@ def choose_region(
         return choice
     added = block_classifier.additions(model, blocks, choice.kept, choice.roots, choice.headline, language, window,
                                        comments)
-    if choice.hidden is not None:
-        added = [index for index in added if not choice.hidden[index]]  # as the trim drops them (region_trim._hidden)
+    # what the trim drops by the block's text or its hiding, the model does not add back
+    added = [index for index in added if not never_body(blocks[index])
+             and (choice.hidden is None or not choice.hidden[index])]
     if not added or block_classifier.rules_body_only(choice.lines):
         return choice
     kept = sorted({*choice.kept, *added})

@@ -188,6 +188,20 @@ def portal_furniture(block: Block) -> str | None:
     return None
 
 
+# A site's notice about the reader's browser ("You are using an outdated browser", "enable JavaScript",
+# "您的浏览器版本过低") is not the article, though punctuated; beside a short post it joined the body. A region
+# block of at most MAX_NOTICE_CHARS that says so is dropped (the browser-notice rule of TRIM_RULES). The pattern
+# matches no gold line of the dev sets or wcxb_listing.
+BROWSER_NOTICE = re.compile(
+    r"(?:outdated|unsupported|out-of-date|older) (?:web )?browser|(?:upgrade|update) your (?:web )?browser|"
+    r"(?:enable|turn on|activate) javascript|javascript (?:is )?(?:disabled|required)|"
+    r"browser (?:is )?not (?:fully )?supported|您的浏览器(?:版本)?(?:过低|太旧|不支持|版本较低)|"
+    r"请(?:升级|更新|更换)(?:您的)?浏览器|(?:启用|开启|打开)\s*javascript",
+    re.IGNORECASE,
+)
+MAX_NOTICE_CHARS = 400
+
+
 # Pages hold hidden copies of the article (read-aloud, print and AMP blocks, a mobile and a desktop copy) that the
 # region would take twice. A copy is a block whose whole subtree has the same text, in the same block structure, as
 # an earlier block of the region and at least MIN_COPY_CHARS characters: it is skipped. Repeated lines alone are
@@ -259,6 +273,20 @@ def _hidden(blocks: list[Block], index: int, root: int, trim: Trim) -> str | Non
     return "hidden" if hidden is not None and hidden[index] and not hidden[root] else None
 
 
+def browser_notice(block: Block) -> bool:
+    return block.chars <= MAX_NOTICE_CHARS and BROWSER_NOTICE.search(block.text) is not None
+
+
+def never_body(block: Block) -> bool:
+    """A block that is page furniture by its text alone (a portal's furniture line, a browser notice): the trim drops
+    it, and the learned model does not add it back."""
+    return bool(block.chars) and (browser_notice(block) or portal_furniture(block) is not None)
+
+
+def _browser_notice(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
+    return "a browser notice" if browser_notice(blocks[index]) else None
+
+
 def _portal_furniture(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:
     return portal_furniture(blocks[index])
 
@@ -267,7 +295,7 @@ def _portal_furniture(blocks: list[Block], index: int, root: int, trim: Trim) ->
 # taken out of the table is switched off. `_no_text` first: most blocks of a region are wrappers without text of
 # their own, and _link_dense divides by the block's characters.
 TRIM_RULES = (_no_text, _outside_window, _comment_section, _link_dense, _negative_hint, _caption, _portal_furniture,
-              _hidden)
+              _browser_notice, _hidden)
 
 
 def trim_reason(blocks: list[Block], index: int, root: int, trim: Trim) -> str | None:

@@ -323,3 +323,16 @@ def test_a_trailing_donation_box_and_video_list_are_not_the_body() -> None:
         f"<div class='more-videos'><h3>Watch</h3><p>{video}</p></div></div></article>"
     )
     assert _body_lines(page) == EN_PARAGRAPHS
+
+
+def test_a_browser_notice_is_not_part_of_a_short_post_en_and_zh() -> None:
+    cases = (
+        ("You are using an outdated browser. Please upgrade your browser, or enable JavaScript, to improve your "
+         "experience, since some features of this site will not work.", EN_PARAGRAPHS[0]),
+        ("您的浏览器版本过低，请升级浏览器或开启JavaScript，以便正常浏览本站的全部内容，否则部分功能将无法使用。",
+         ZH_PARAGRAPHS[0]),
+    )
+    for notice, short in cases:
+        page = _page(f"<div class='notice'><p>{notice}</p></div><div class='post'><h1>Ferry timetable changes next "
+                     f"month</h1><p>{short}</p></div>")
+        assert extract(page).body == short
