@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from newscorpus.core.extraction import block_classifier, page_region, prepare_page, region
+from newscorpus.core.extraction import block_classifier, prepare_page, region
 from newscorpus.core.extraction.block_features import FEATURES, block_features
 from newscorpus.core.extraction.training import match_gold
 
@@ -64,7 +64,7 @@ def page_rows(html: bytes, gold: str, url: str | None = None) -> PageRows | None
         return None
     blocks = page.blocks
     language = region.page_language(blocks)
-    choice = page_region(page, learned=False)
+    choice = region.choose_region(blocks, titles=page.head.titles, learned=False)
     indices = block_classifier.candidates(blocks)
     window = region.item_window(blocks, choice.headline) if choice.headline is not None else None
     comments = region.comment_sections(blocks)
