@@ -273,8 +273,16 @@ def _hidden(blocks: list[Block], index: int, root: int, trim: Trim) -> str | Non
     return "hidden" if hidden is not None and hidden[index] and not hidden[root] else None
 
 
+# Every alternative of BROWSER_NOTICE holds one of these words: a block without them is not searched (the search,
+# case-insensitive and without a literal prefix, cost 4 % of the extraction's CPU on every short block).
+_NOTICE_WORDS = ("browser", "javascript", "浏览器")
+
+
 def browser_notice(block: Block) -> bool:
-    return block.chars <= MAX_NOTICE_CHARS and BROWSER_NOTICE.search(block.text) is not None
+    if block.chars > MAX_NOTICE_CHARS:
+        return False
+    lowered = block.text.lower()
+    return any(word in lowered for word in _NOTICE_WORDS) and BROWSER_NOTICE.search(block.text) is not None
 
 
 def never_body(block: Block) -> bool:
