@@ -123,7 +123,7 @@ class RecordWriter:
             stream = pa.CompressedOutputStream(pa.PythonFile(_KeptOpen(stream), mode="w"), "zstd")
             self._closing.append(stream)
         self.stream = stream
-        self._batch: list[dict] = []
+        self._batch: list[tuple] = []  # Parquet rows, as write_row's values
         self._lines: list[str] = []
         self._chars = 0
         self._keys = tuple(encode_basestring(name) + ": " for name in fields)
@@ -148,7 +148,7 @@ class RecordWriter:
         """One record as its values in the order of ``fields``: the same file as ``write`` of their dict."""
         self.count += 1
         if self._parquet is not None:
-            self._batch.append(dict(zip(self.fields, values, strict=True)))
+            self._batch.append(values)
             if len(self._batch) >= PARQUET_ROWS_PER_GROUP:
                 self._flush_parquet()
         elif self._csv is not None:
@@ -169,7 +169,8 @@ class RecordWriter:
 
     def _flush_parquet(self) -> None:
         if self._batch:
-            self._parquet.write_table(pa.Table.from_pylist(self._batch, schema=self.schema))
+            columns = dict(zip(self.fields, map(list, zip(*self._batch, strict=True)), strict=True))
+            self._parquet.write_table(pa.Table.from_pydict(columns, schema=self.schema))
             self._batch = []
 
     def close(self) -> None:
