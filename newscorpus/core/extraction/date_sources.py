@@ -74,11 +74,6 @@ def _dated(source: str, parsed: str, kind: str, text: str, worded: bool = False)
     return DateCandidate(source, parsed, kind, other_order(text, parsed), worded)
 
 
-def _attribute_or_text(element, today: date | None) -> str | None:
-    read = _attribute_or_text_read(element, today)
-    return read[0] if read else None
-
-
 def _attribute_or_text_read(element, today: date | None) -> tuple[str, str] | None:
     """The element's date (its date attribute's, else its text's) and the text it was read from."""
     for name in ("datetime", "content", "title", "data-date", "data-time", "data-timestamp"):
@@ -235,8 +230,9 @@ def _element_dates(markup: PageMarkup, today: date | None, found: list[DateCandi
                 continue
             parsed = _attribute_or_text_read(element, today)
             if parsed:
-                kind = _label_kind(_label_text(element))
-                worded = kind == "published" and PUBLISHED_LABEL.search(_label_words(element)) is not None
+                words = _label_words(element)
+                kind = _label_kind(_label_text(element, words))
+                worded = kind == "published" and PUBLISHED_LABEL.search(words) is not None
                 dates.append(_dated(source, parsed[0], kind, parsed[1], worded))
                 own = True
     return dates
@@ -259,10 +255,10 @@ MARKUP_DATE_SOURCES = (_json_ld_dates, _meta_dates, _custom_meta_date, _itemprop
                        _upload_month)
 
 
-def _label_text(element) -> str:
+def _label_text(element, words: str) -> str:
     """Where a date's label sits: the element's class/itemprop, the text just before it (the previous sibling, or
     the parent's leading text) and its own first words."""
-    return f"{element.get('class') or ''} {element.get('itemprop') or ''} {_label_words(element)}"
+    return f"{element.get('class') or ''} {element.get('itemprop') or ''} {words}"
 
 
 def _label_words(element) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from newscorpus.core.domains import url_site
 from newscorpus.core.extraction.block_tree import BLOCK_TAGS, HEADING_TAGS, Block
 from newscorpus.core.extraction.punctuation import punctuation_ratio
+from newscorpus.core.text import HAN_UNIFIED, characters
 
 # Blocks in the region whose text is more than half links are dropped (readability uses 0.5 too).
 MAX_LINK_DENSITY = 0.5
@@ -175,7 +176,7 @@ PORTAL_FURNITURE = (
 )
 # Such lines are short: a date/source line is under 100 characters, a disclaimer paragraph under 300.
 MAX_FURNITURE_CHARS = 300
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+_HAN = re.compile(f"[{characters(HAN_UNIFIED)}]")
 
 
 def portal_furniture(block: Block) -> str | None:

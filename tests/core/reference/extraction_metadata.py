@@ -149,15 +149,18 @@ def markup_dates_every_name(page_markup: PageMarkup, today: date | None = None) 
     for wanted, kind in (("datepublished", "published"), ("datecreated", "published"), ("datemodified", "modified")):
         for prop, element in page_markup.itemprops:
             if prop == wanted:
-                parsed = date_sources._attribute_or_text(element, today)
+                read = date_sources._attribute_or_text_read(element, today)
+                parsed = read[0] if read else None
                 if parsed:
                     found.append(DateCandidate("itemprop", parsed, kind))
                     break
     for source, elements in (("time", page_markup.times), ("marked", page_markup.date_marked)):
         for element in elements:
-            parsed = date_sources._attribute_or_text(element, today)
+            read = date_sources._attribute_or_text_read(element, today)
+            parsed = read[0] if read else None
             if parsed:
-                found.append(DateCandidate(source, parsed, _label_kind(date_sources._label_text(element))))
+                label = date_sources._label_text(element, date_sources._label_words(element))
+                found.append(DateCandidate(source, parsed, _label_kind(label)))
                 break
     return found
 
