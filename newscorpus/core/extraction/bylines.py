@@ -112,6 +112,9 @@ class AuthorCandidate:
     source: str  # "jsonld", "itemprop", "meta", "rel", "href", "line", "marked", "tail", "editor"
     names: tuple[str, ...]
     organisation: bool = False  # stated as an organisation (JSON-LD @type Organization)
+    # the structured field's texts the names were read from, before a name was cut from them ("Code for America"
+    # read as "Code"): the site's name as a whole is the publisher even where the cut name is not
+    stated: tuple[str, ...] = ()
 
 
 def _ld_names(value, graph: dict[str, dict]) -> tuple[tuple[str, ...], bool]:
@@ -136,6 +139,19 @@ def _ld_names(value, graph: dict[str, dict]) -> tuple[tuple[str, ...], bool]:
     return tuple(names[:MAX_AUTHORS]), not people and bool(names)
 
 
+def _ld_stated(value, graph: dict[str, dict]) -> tuple[str, ...]:
+    """The name texts of a JSON-LD author value as stated (strings and the names of its objects)."""
+    stated = []
+    for item in (value if isinstance(value, list) else [value])[:MAX_AUTHORS]:
+        if isinstance(item, dict) and "name" not in item and isinstance(item.get("@id"), str):
+            item = graph.get(item["@id"], item)
+        name = item.get("name") if isinstance(item, dict) else item
+        name = name[0] if isinstance(name, list) and name else name
+        if isinstance(name, str):
+            stated.append(name)
+    return tuple(stated)
+
+
 def markup_authors(markup: PageMarkup) -> list[AuthorCandidate]:
     """Authors the markup states: the first answer of each of MARKUP_AUTHOR_SOURCES, in its order."""
     return [candidate for candidate in (source(markup) for source in MARKUP_AUTHOR_SOURCES) if candidate is not None]
@@ -149,7 +165,7 @@ def _json_ld_author(markup: PageMarkup) -> AuthorCandidate | None:
         value = item.get("author") or item.get("creator")
         names, organisation = _ld_names(value, graph) if value else ((), False)
         if names:
-            return AuthorCandidate("jsonld", names, organisation)
+            return AuthorCandidate("jsonld", names, organisation, _ld_stated(value, graph))
     return None
 
 
@@ -162,7 +178,7 @@ def _itemprop_author(markup: PageMarkup) -> AuthorCandidate | None:
             names = split_names(text, strict=False)
             if names:
                 organisation = "organization" in (element.get("itemtype") or "").lower()
-                return AuthorCandidate("itemprop", names, organisation)
+                return AuthorCandidate("itemprop", names, organisation, (text,))
     return None
 
 
@@ -170,6 +186,7 @@ def _meta_author(markup: PageMarkup) -> AuthorCandidate | None:
     """The first of AUTHOR_META that names someone (twitter:data1 only under a "Written by" label), or a later one
     that names the same people and more (DC.Creator gives a paper's first author, citation_author metas all)."""
     chosen: tuple[str, ...] = ()
+    stated: tuple[str, ...] = ()
     for key in AUTHOR_META:
         values = markup.meta.get(key)
         if not values:
@@ -178,11 +195,11 @@ def _meta_author(markup: PageMarkup) -> AuthorCandidate | None:
                 "written by", "author", "by"):
             continue
         names = tuple(dict.fromkeys(n for value in values for n in split_names(value, strict=False)))
-        if not chosen:
-            chosen = names
-        elif len(names) > len(chosen) and {name_key(n) for n in chosen} <= {name_key(n) for n in names}:
-            chosen = names
-    return AuthorCandidate("meta", chosen[:MAX_AUTHORS]) if chosen else None
+        if not names:
+            continue
+        if not chosen or (len(names) > len(chosen) and {name_key(n) for n in chosen} <= {name_key(n) for n in names}):
+            chosen, stated = names, tuple(values)
+    return AuthorCandidate("meta", chosen[:MAX_AUTHORS], stated=stated) if chosen else None
 
 
 def _linked_author(source: str, elements: list[etree._Element]) -> AuthorCandidate | None:
@@ -362,17 +379,27 @@ class AuthorContext:
 
     site_keys: frozenset[str]
     editor_keys: frozenset[str]
-    shown_keys: frozenset[str]
+    shown_by: dict[str, frozenset[str]]  # a shown name's key -> the sources that show it
+
+
+def _shown_elsewhere(candidate: AuthorCandidate, context: AuthorContext) -> bool:
+    """Whether another source than the candidate's own shows each of its names (a stated field cannot vouch for
+    itself)."""
+    return all(context.shown_by.get(name_key(name), frozenset()) - {candidate.source} for name in candidate.names)
 
 
 def _the_site(candidate: AuthorCandidate, context: AuthorContext) -> str | None:
-    """The site's own name (og:site_name, the <title>'s site part, a logo), where no byline shows it and JSON-LD
-    states no such person: the publisher, never an author (网易 on a 网易新闻 page, "Example Gazette", "Trezy").
+    """The site's own name (og:site_name, the <title>'s site part, a logo), where no other source shows it (a byline,
+    or JSON-LD stating such a person beside a meta tag): the publisher, never an author (网易 on a 网易新闻 page,
+    "Example Gazette", "Trezy").
     Only a site named like a person stands: a personal blog named after its writer ("Karl Voit"); on
-    wcxb_train it is the gold author on the 4 such pages, the other site names on 3 of 7 (label noise)."""
-    if not all(is_site_name(name, context.site_keys) for name in candidate.names):
+    wcxb_train it is the gold author on the 4 such pages, the other site names on 3 of 7 (label noise).
+    A structured field stating the site's name whole is the site even where its cut name is not ("Code for America",
+    cut at "for" to "Code")."""
+    stated_whole = bool(candidate.stated) and all(name_key(text) in context.site_keys for text in candidate.stated)
+    if not stated_whole and not all(is_site_name(name, context.site_keys) for name in candidate.names):
         return None
-    if all(name_key(name) in context.shown_keys for name in candidate.names):
+    if _shown_elsewhere(candidate, context):
         return None
     personal = not candidate.organisation and all(_named_like_a_person(name) for name in candidate.names)
     return None if personal else "the site"
@@ -415,14 +442,22 @@ def choose_authors(candidates: list[AuthorCandidate], site_names: set[str],
     context = AuthorContext(
         frozenset(k for k in (name_key(n) for n in site_names if n) if k),
         frozenset(name_key(n) for c in candidates if c.source == "editor" for n in c.names),
-        frozenset(name_key(n) for c in candidates if c.source in SHOWN_AUTHOR_SOURCES and not c.organisation
-                  for n in c.names))
+        _shown_by(candidates))
     ordered = [c for c in sorted(candidates, key=lambda c: order.index(c.source))
                if author_rejection(c, context) is None]
     people = [c for c in ordered if not c.organisation and not is_organisation(c.names, site_names)]
     if people:
         return _completed(people[0].names, people[1:])
     return ordered[0].names if ordered else ()
+
+
+def _shown_by(candidates: list[AuthorCandidate]) -> dict[str, frozenset[str]]:
+    shown: dict[str, set[str]] = {}
+    for candidate in candidates:
+        if candidate.source in SHOWN_AUTHOR_SOURCES and not candidate.organisation:
+            for name in candidate.names:
+                shown.setdefault(name_key(name), set()).add(candidate.source)
+    return {key: frozenset(sources) for key, sources in shown.items()}
 
 
 _USERNAME = re.compile(r"^[a-z0-9._\-]+$|^[\w]+[._][\w.]+$")

@@ -205,6 +205,22 @@ def test_the_site_name_is_never_stored_as_the_author(head):
     assert authors(html) == ()
 
 
+@pytest.mark.parametrize("source", [
+    '<meta name="author" content="Maps for Rivers">',
+    '<script type="application/ld+json">{"@type":"BlogPosting","author":{"@type":"Person",'
+    '"name":"Maps for Rivers"}}</script>',
+])
+def test_a_site_name_cut_to_a_shorter_name_is_still_the_site(source):
+    # the stated name is cut at "for" to "Maps", which alone is no site name; the whole is
+    head = source + ('<meta property="og:site_name" content="Maps for Rivers">'
+                     '<title>Footbridge opens over the river · Maps for Rivers</title>')
+    html = page(head=head).replace("<title>Footbridge opens over the river</title>", "")
+    assert authors(html) == ()
+    posted = '<p class="post-meta">Posted on Mar 4, 2026 by Jane Roe</p>'
+    assert authors(html.replace("<h1>Footbridge opens over the river</h1>",
+                                "<h1>Footbridge opens over the river</h1>" + posted)) == ("Jane Roe",)
+
+
 @pytest.mark.parametrize("widget", [
     '<div class="author-box"><a href="/authors/jane-roe/">Learn More</a></div>',
     '<div class="author-box"><span class="author-social">Connect on LinkedIn</span></div>',

@@ -91,17 +91,18 @@ def meta_author_every_name(page_markup: PageMarkup) -> AuthorCandidate | None:
     """The meta tags' author candidate, every name of AUTHOR_META looked up: the first that names someone, or a
     later one naming the same people and more."""
     chosen: tuple[str, ...] = ()
+    stated: tuple[str, ...] = ()
     for key in bylines.AUTHOR_META:
         if key == "twitter:data1" and (page_markup.first_meta("twitter:label1") or "").lower() not in (
                 "written by", "author", "by"):
             continue
-        names = tuple(dict.fromkeys(n for value in page_markup.meta.get(key, ())
-                                    for n in bylines.split_names(value, strict=False)))
+        values = tuple(page_markup.meta.get(key, ()))
+        names = tuple(dict.fromkeys(n for value in values for n in bylines.split_names(value, strict=False)))
         if not chosen:
-            chosen = names
+            chosen, stated = names, values
         elif len(names) > len(chosen) and {bylines.name_key(n) for n in chosen} <= {bylines.name_key(n) for n in names}:
-            chosen = names
-    return AuthorCandidate("meta", chosen[:bylines.MAX_AUTHORS]) if chosen else None
+            chosen, stated = names, values
+    return AuthorCandidate("meta", chosen[:bylines.MAX_AUTHORS], stated=stated) if chosen else None
 
 
 # --- dates -----------------------------------------------------------------------------------------------------
