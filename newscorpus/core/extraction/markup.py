@@ -213,9 +213,15 @@ def _read_href(value: str, element: etree._Element, tag: str, markup: PageMarkup
 _HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
-def _read_style(value: str, element: etree._Element, tag: str, markup: PageMarkup) -> bool:
+def hides(style: str) -> bool:
+    """Whether an inline style hides its element (display:none, visibility:hidden, in any case)."""
     # most inline styles hide nothing: the substring tests spare them the search
-    if ("none" in value or "hidden" in value or "NONE" in value) and _HIDING_STYLE.search(value):
+    lowered = style.lower()
+    return ("none" in lowered or "hidden" in lowered) and _HIDING_STYLE.search(lowered) is not None
+
+
+def _read_style(value: str, element: etree._Element, tag: str, markup: PageMarkup) -> bool:
+    if hides(value):
         markup.hidden.append(element)
     return False
 

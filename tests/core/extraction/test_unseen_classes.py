@@ -280,6 +280,42 @@ def test_content_mostly_in_hidden_tabs_is_kept() -> None:
     assert _body_lines(_paged(EN_PARAGRAPHS[:1], EN_PARAGRAPHS[1:])) == EN_PARAGRAPHS
 
 
+ZH_SPAM_WORDS = ["北京赛车开奖直播", "幸运飞艇计划", "时时彩平台", "真人娱乐官网", "体育投注网址", "棋牌游戏下载"]
+EN_SPAM_WORDS = ["cheap replica watches", "online casino bonus", "payday loans fast", "buy followers now"]
+
+
+def _keyword_spam(words: list[str], separator: str) -> str:
+    return "".join(f"<p>{separator.join(words[(n + k) % len(words)] for k in range(4))}</p>" for n in range(40))
+
+
+def test_hidden_keyword_spam_is_not_the_body_en_and_zh() -> None:
+    # A block planted for search engines, hidden by its inline style, larger than the article beside it; with and
+    # without a headline the title names.
+    cases = ((ZH_PARAGRAPHS, ZH_SPAM_WORDS, "，", "轮渡时刻表下月调整"), (EN_PARAGRAPHS, EN_SPAM_WORDS, ", ",
+                                                                 "Ferry timetable changes next month"))
+    for paragraphs, words, separator, headline in cases:
+        spam = f"<div style='display:none'>{_keyword_spam(words, separator)}</div>"
+        for heading in (f"<h1>{headline}</h1>", f"<div class='t'>{headline}</div>"):
+            for layout in (spam + f"<div class='content'>{heading}{_article(paragraphs[:2])}</div>",
+                           f"<div class='content'>{heading}{_article(paragraphs[:2])}{spam}</div>"):
+                lines = _body_lines(_page(layout, title=headline if "h1" in heading else "Harbour News"))
+                assert not any(word in line for line in lines for word in words), layout
+                assert paragraphs[0] in lines and paragraphs[1] in lines
+
+
+def test_hidden_tabs_of_varied_text_are_not_keyword_spam() -> None:
+    tabs = "".join(f"<div class='tab' style='display:none'>{_article([p])}</div>" for p in ZH_PARAGRAPHS[1:])
+    page = _page(f"<article><h1>轮渡时刻表下月调整</h1>{_article(ZH_PARAGRAPHS[:1])}{tabs}</article>",
+                 title="轮渡时刻表下月调整")
+    assert _body_lines(page) == ZH_PARAGRAPHS
+
+
+def test_a_hiding_style_is_read_in_any_case() -> None:
+    for style in ("display:None", "DISPLAY: NONE", "visibility:Hidden"):
+        page = _paged(EN_PARAGRAPHS[:3], EN_PARAGRAPHS[3:]).replace("display: none", style)
+        assert _body_lines(page) == EN_PARAGRAPHS[:3], style
+
+
 def test_a_listicles_cards_and_list_items_are_kept_en_and_zh() -> None:
     # The entries of a listicle (restaurant cards: a heading and a description each) and a list inside the story
     # are the article, not navigation.
