@@ -112,8 +112,8 @@ class AuthorCandidate:
     source: str  # "jsonld", "itemprop", "meta", "rel", "href", "line", "marked", "tail", "editor"
     names: tuple[str, ...]
     organisation: bool = False  # stated as an organisation (JSON-LD @type Organization)
-    # the structured field's texts the names were read from, before a name was cut from them ("Code for America"
-    # read as "Code"): the site's name as a whole is the publisher even where the cut name is not
+    # the texts of the field or element the names were read from, before a name was cut from them ("Code for
+    # America" read as "Code"): the site's name as a whole is the publisher even where the cut name is not
     stated: tuple[str, ...] = ()
 
 
@@ -207,9 +207,10 @@ def _linked_author(source: str, elements: list[etree._Element]) -> AuthorCandida
     for element in elements:
         if _in_comments(element):
             continue
-        names = split_names(text_of(element, 120) or element.get("title"))
+        text = text_of(element, 120) or element.get("title")
+        names = split_names(text)
         if names:
-            return AuthorCandidate(source, names)
+            return AuthorCandidate(source, names, stated=(text,))
     return None
 
 
@@ -226,9 +227,9 @@ def _marked_author(markup: PageMarkup) -> AuthorCandidate | None:
     for element in markup.author_marked:
         if _in_comments(element):
             continue
-        names = _marked_names(element)
+        names, stated = _marked_names(element)
         if names:
-            return AuthorCandidate("marked", names)
+            return AuthorCandidate("marked", names, stated=stated)
     return None
 
 
@@ -247,27 +248,30 @@ def _in_comments(element: etree._Element) -> bool:
     return False
 
 
-def _marked_names(element: etree._Element) -> tuple[str, ...]:
-    """A byline element's names: its name/link children when they hold names (co-authors are linked), else the
-    first of its text pieces that is a name (an author box holds the name, then a role, then a bio)."""
+def _marked_names(element: etree._Element) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A byline element's names, and the texts they were read from: its name/link children when they hold names
+    (co-authors are linked), else the first of its text pieces that is a name (an author box holds the name, then
+    a role, then a bio)."""
     small = len(text_of(element, MARKED_BOX_CHARS + 1)) <= MARKED_BOX_CHARS
     for path in (".//*[@itemprop='name']", ".//a"):
         inners = list(element.iterfind(path))
         if path == ".//a" and len(inners) > MAX_AUTHORS // 2:
-            return ()  # a box of many links (related authors, follow buttons) is no byline
+            return (), ()  # a box of many links (related authors, follow buttons) is no byline
         if path == ".//a" and not small:
             continue
-        names = tuple(dict.fromkeys(n for inner in inners for n in split_names(text_of(inner, 80))))
+        texts = [text for text in (text_of(inner, 80) for inner in inners) if split_names(text)]
+        names = tuple(dict.fromkeys(n for text in texts for n in split_names(text)))
         if names:
-            return names[:MAX_AUTHORS]
-    whole = split_names(text_of(element, 120))
+            return names[:MAX_AUTHORS], tuple(texts)
+    text = text_of(element, 120)
+    whole = split_names(text)
     if whole and len(whole[0].split()) <= 3:
-        return whole
+        return whole, (text,)
     for piece in element.itertext():
         names = split_names(piece)
         if names:
-            return names
-    return ()
+            return names, (piece,)
+    return (), ()
 
 
 # Of line_authors' patterns only EN_LABELLED can name someone in an ASCII line: ZH_LABELLED, ZH_REPORTER, ZH_POSTED and
@@ -394,12 +398,12 @@ def _the_site(candidate: AuthorCandidate, context: AuthorContext) -> str | None:
     "Example Gazette", "Trezy").
     Only a site named like a person stands: a personal blog named after its writer ("Karl Voit"); on
     wcxb_train it is the gold author on the 4 such pages, the other site names on 3 of 7 (label noise).
-    A structured field stating the site's name whole is the site even where its cut name is not ("Code for America",
-    cut at "for" to "Code")."""
+    A field or element stating the site's name whole is the site even where its cut name is not ("Code for America",
+    cut at "for" to "Code"), and whatever else shows it (an embedded post of the site's own account)."""
     stated_whole = bool(candidate.stated) and all(name_key(text) in context.site_keys for text in candidate.stated)
     if not stated_whole and not all(is_site_name(name, context.site_keys) for name in candidate.names):
         return None
-    if _shown_elsewhere(candidate, context):
+    if not stated_whole and _shown_elsewhere(candidate, context):
         return None
     personal = not candidate.organisation and all(_named_like_a_person(name) for name in candidate.names)
     return None if personal else "the site"

@@ -217,8 +217,12 @@ def test_a_site_name_cut_to_a_shorter_name_is_still_the_site(source):
     html = page(head=head).replace("<title>Footbridge opens over the river</title>", "")
     assert authors(html) == ()
     posted = '<p class="post-meta">Posted on Mar 4, 2026 by Jane Roe</p>'
-    assert authors(html.replace("<h1>Footbridge opens over the river</h1>",
-                                "<h1>Footbridge opens over the river</h1>" + posted)) == ("Jane Roe",)
+    html = html.replace("<h1>Footbridge opens over the river</h1>", "<h1>Footbridge opens over the river</h1>" + posted)
+    assert authors(html) == ("Jane Roe",)
+    # an embedded post by the site's own account, its author box marked as one
+    embedded = ('<blockquote class="tweet"><p>The footbridge is open.</p><span class="author">'
+                '<a href="https://social.example/maps">Maps for Rivers</a></span></blockquote>')
+    assert authors(html.replace("</article>", embedded + "</article>")) == ("Jane Roe",)
 
 
 @pytest.mark.parametrize("widget", [
