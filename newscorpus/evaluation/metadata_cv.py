@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from newscorpus.core.extraction import PageFailure, page_lines, prepare_page, region
+from newscorpus.core.extraction import PageFailure, page_lines, page_region, prepare_page
 from newscorpus.core.extraction.bylines import AUTHOR_ORDER, choose_authors
 from newscorpus.core.extraction.date_sources import STRUCTURED_SOURCES, VISIBLE_SOURCES, choose_dates
 from newscorpus.core.extraction.metadata import Metadata, byline_metadata
@@ -29,13 +29,14 @@ class PageCandidates:
 
 
 def page_candidates(items: list[MetaItem]) -> list[PageCandidates]:
-    """Every page's candidates, read as extraction reads them (the region's lines give the byline window)."""
+    """Every page's candidates, read as extraction reads them (the default method's region, with the page's site and
+    hidden blocks, gives the byline window)."""
     pages = []
     for item in items:
         page = prepare_page(item.html_path.read_bytes(), url=item.url)
         if isinstance(page, PageFailure):
             continue
-        body = region.choose_region(page.blocks, titles=page.head.titles).lines
+        body = page_region(page).lines
         pages.append(PageCandidates(item, byline_metadata(page_lines(page.blocks), page.head, body or None)))
     return pages
 
