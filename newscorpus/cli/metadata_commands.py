@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--cross-validate", action="store_true",
                           help="also choose the date and author source orders on k-1 site folds, score the k-th")
     evaluate.add_argument("--folds", type=positive_int, default=5, help="number of site folds for --cross-validate")
+    evaluate.add_argument("--date-sources", action="store_true",
+                          help="also say where each of our publication dates came from, and how many are exact")
     evaluate.set_defaults(func=run_eval_metadata)
 
 
@@ -62,6 +64,12 @@ def run_eval_metadata(args: argparse.Namespace) -> int:
 
         print(f"# source orders chosen on {args.folds - 1} of {args.folds} site folds, scored on the other")
         for line in cross_validate(items, args.folds):
+            print(line)
+    if args.date_sources:
+        from newscorpus.evaluation.metadata_cv import date_source_lines
+
+        print("# our publication date of each dated page by its source (pages, exact)")
+        for line in date_source_lines(items):
             print(line)
     if floors is not None:
         return floors_exit_code(ev.check_floors(rows["newscorpus"], floors))

@@ -100,3 +100,21 @@ def cross_validate(items: list[MetaItem], folds: int = 5, seed: int = 20240601) 
         count = sum(1 for p in pages if p.item.author and p.item.dataset == dataset)
         yield (f"{dataset}: held-out author exact {held_by_set.get(dataset, 0) / count:.3f} (shipped order, in "
                f"sample: {shipped_by_set[dataset] / count:.3f}; {count} authored pages)")
+
+
+def date_source_lines(items: list[MetaItem]) -> Iterator[str]:
+    """Printable lines: for each set, the source each of our publication dates came from (choose_dates' source, as
+    extraction chooses it), how many dated pages it answered and how many of them exactly; "none" for no answer."""
+    tallies: dict[str, dict[str, list[int]]] = {}
+    for page in page_candidates(items):
+        if not page.item.date:
+            continue
+        chosen = choose_dates(page.meta.date_candidates)
+        source = (chosen.source or "none") if chosen.published else "none"
+        tally = tallies.setdefault(page.item.dataset, {}).setdefault(source, [0, 0])
+        tally[0] += 1
+        tally[1] += date_scores(chosen.published, page.item.date)[0]
+    yield f"{'dataset':<20}{'source':<10}{'pages':>6}{'exact':>7}{'share':>8}"
+    for dataset in sorted(tallies):
+        for source, (pages, exact) in sorted(tallies[dataset].items(), key=lambda entry: -entry[1][0]):
+            yield f"{dataset:<20}{source:<10}{pages:>6}{exact:>7}{100 * exact / pages:>7.1f}%"

@@ -113,3 +113,17 @@ def test_cross_validation_gives_each_sets_held_out_author_share(tmp_path: Path) 
     lines = list(cross_validate(items, folds=2))
     assert lines[-2] == "tiny: held-out author exact 1.000 (shipped order, in sample: 1.000; 2 authored pages)"
     assert lines[-1] == "tiny_zh: held-out author exact 1.000 (shipped order, in sample: 1.000; 2 authored pages)"
+
+
+def test_date_sources_say_where_each_date_came_from_and_how_many_are_exact(tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = _dataset(tmp_path)
+    manifest = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
+    manifest["items"][2]["date"] = "2020-01-01"  # the third page states the first page's date: answered, not exact
+    (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert main(["eval", "metadata", str(data), "--date-sources"]) == 0
+    lines = capsys.readouterr().out.split("# our publication date of each dated page by its source")[1].splitlines()
+    rows = [line.split() for line in lines[2:]]
+    assert ["tiny", "meta", "2", "1", "50.0%"] in rows  # the English pages' article:published_time
+    assert ["tiny", "line", "1", "1", "100.0%"] in rows  # the Chinese page's date line
+    assert len(rows) == 2
