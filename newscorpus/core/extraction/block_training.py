@@ -64,7 +64,8 @@ def page_rows(html: bytes, gold: str, url: str | None = None) -> PageRows | None
         return None
     blocks = page.blocks
     language = region.page_language(blocks)
-    choice = region.choose_region(blocks, titles=page.head.titles, learned=False)
+    choice = region.choose_region(blocks, titles=page.head.titles, learned=False, site=page.site,
+                                  hidden=region.hidden_blocks(blocks, page.hidden))
     indices = block_classifier.candidates(blocks)
     window = region.item_window(blocks, choice.headline) if choice.headline is not None else None
     comments = region.comment_sections(blocks)

@@ -242,3 +242,20 @@ def test_training_weights_count_every_page_and_every_site_alike():
     assert np.array_equal(weights[:n], short.weights)
     assert np.array_equal(weights[n:2 * n], long.weights / 2) and np.array_equal(weights[2 * n:], long.weights / 2)
     assert np.array_equal(block_training.row_weights([short, long]), np.concatenate([short.weights, long.weights]))
+
+
+def test_training_rows_are_the_open_blocks_of_the_region_extraction_chooses():
+    # A hidden section inside the story is left out of the body by extraction (hidden_to_drop), so the model is
+    # trained on it as an open block, as it meets it when extracting.
+    from newscorpus.core.extraction import page_region, prepare_page
+    from newscorpus.core.extraction.region import comment_sections
+
+    hidden = "The second page of the story, hidden until a reader asks for it, tells how the crossings were cut."
+    html = _page().replace("</div></article>", f"<div style='display:none'><p>{hidden}</p></div></div></article>")
+    page = prepare_page(html.encode())
+    choice = page_region(page, learned=False)
+    positions = bc.open_positions(page.blocks, bc.candidates(page.blocks), choice.kept, comment_sections(page.blocks),
+                                  choice.headline)
+    assert hidden not in choice.lines
+    rows = block_training.page_rows(html.encode(), "\n".join(PARAGRAPHS))
+    assert len(rows.labels) == len(positions)
