@@ -281,14 +281,15 @@ def _extract(
     rules_lines = choice.rules_lines if method == "default" and choice.rules_lines is not None else lines
     body = "\n".join(lines)
     chars = body_chars(body)
-    rules_body = "\n".join(rules_lines) if rules_lines is not lines else body
-    rules_chars = body_chars(rules_body) if rules_lines is not lines else chars
+    rules_body = body if rules_lines is lines else "\n".join(rules_lines)
+    rules_chars = chars if rules_body is body else body_chars(rules_body)
     total_chars = sum(map(_CHARS, blocks))
     link_chars = sum(map(_LINK_CHARS, blocks))
     if rules_chars < MIN_BODY_CHARS:
         failure = Extraction.failure(no_body_reason(total_chars, link_chars), encoding, method)
         return failure.with_metadata(byline_metadata(page_lines(blocks), head, rules_lines or None))
-    if method == "default" and is_listing(page.marked_article, headline_found, rules_body, rules_chars, blocks):
+    if method == "default" and is_listing(page.marked_article, headline_found, rules_body, rules_chars, total_chars,
+                                          link_chars, blocks):
         # A body that is a sliver of a link-heavy page stating no article: a list page (page_kind.py).
         failure = Extraction.failure("listing_page", encoding, method)
         return failure.with_metadata(byline_metadata(page_lines(blocks), head, rules_lines))

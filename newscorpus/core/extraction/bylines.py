@@ -117,39 +117,31 @@ class AuthorCandidate:
     stated: tuple[str, ...] = ()
 
 
-def _ld_names(value, graph: dict[str, dict]) -> tuple[tuple[str, ...], bool]:
-    """Names of a JSON-LD author value (string, Person/Organization, @id reference, list), and whether every one
-    of them is an organisation."""
+def _ld_names(value, graph: dict[str, dict]) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
+    """Names of a JSON-LD author value (string, Person/Organization, @id reference, list), whether every one of them
+    is an organisation, and the name texts as stated (strings and the names of its objects)."""
     values = value if isinstance(value, list) else [value]
     people: list[str] = []
     organisations: list[str] = []
+    stated: list[str] = []
     for item in values[:MAX_AUTHORS]:
         if isinstance(item, dict) and "name" not in item and isinstance(item.get("@id"), str):
             item = graph.get(item["@id"], item)
         if isinstance(item, dict):
             name = item.get("name")
             name = name[0] if isinstance(name, list) and name else name
+            if isinstance(name, str):
+                stated.append(name)
             cleaned = split_names(name, strict=False) if isinstance(name, str) else ()
             stated_organisation = bool(ld_types(item) & {"organization", "newsmediaorganization", "corporation"})
             (organisations if stated_organisation else people).extend(cleaned)
-        elif isinstance(item, str) and not item.startswith("http"):
-            people.extend(split_names(item, strict=False))
+        elif isinstance(item, str):
+            stated.append(item)
+            if not item.startswith("http"):
+                people.extend(split_names(item, strict=False))
     # beside a person, an Organization in the author list is the publisher ([Person, NewsMediaOrganization])
     names = list(dict.fromkeys(people or organisations))
-    return tuple(names[:MAX_AUTHORS]), not people and bool(names)
-
-
-def _ld_stated(value, graph: dict[str, dict]) -> tuple[str, ...]:
-    """The name texts of a JSON-LD author value as stated (strings and the names of its objects)."""
-    stated = []
-    for item in (value if isinstance(value, list) else [value])[:MAX_AUTHORS]:
-        if isinstance(item, dict) and "name" not in item and isinstance(item.get("@id"), str):
-            item = graph.get(item["@id"], item)
-        name = item.get("name") if isinstance(item, dict) else item
-        name = name[0] if isinstance(name, list) and name else name
-        if isinstance(name, str):
-            stated.append(name)
-    return tuple(stated)
+    return tuple(names[:MAX_AUTHORS]), not people and bool(names), tuple(stated)
 
 
 def markup_authors(markup: PageMarkup) -> list[AuthorCandidate]:
@@ -163,9 +155,9 @@ def _json_ld_author(markup: PageMarkup) -> AuthorCandidate | None:
     graph = {o["@id"]: o for o in markup.json_ld if isinstance(o.get("@id"), str)}
     for item in article_objects(markup):
         value = item.get("author") or item.get("creator")
-        names, organisation = _ld_names(value, graph) if value else ((), False)
+        names, organisation, stated = _ld_names(value, graph) if value else ((), False, ())
         if names:
-            return AuthorCandidate("jsonld", names, organisation, _ld_stated(value, graph))
+            return AuthorCandidate("jsonld", names, organisation, stated)
     return None
 
 

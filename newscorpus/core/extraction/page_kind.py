@@ -19,13 +19,13 @@ MAX_REGION_SHARE = 0.3
 MIN_LINK_SHARE = 0.5
 
 
-def is_listing(marked: bool, headline_found: bool, body: str, body_chars: int, blocks: list[Block]) -> bool:
-    """A page whose body (of `body_chars` characters but spaces) is a small part of a link-heavy page that states no
-    article, shows no headline and has no lead paragraph in the body."""
-    total_chars = sum(block.chars for block in blocks)
+def is_listing(marked: bool, headline_found: bool, body: str, body_chars: int, total_chars: int, link_chars: int,
+               blocks: list[Block]) -> bool:
+    """A page whose body (of `body_chars` characters but spaces) is a small part of a link-heavy page (its blocks'
+    characters and link characters) that states no article, shows no headline and has no lead paragraph in the
+    body."""
     if marked or headline_found or not total_chars:
         return False
-    link_chars = sum(block.link_chars for block in blocks)
     content = max(total_chars - link_chars, 1)
     return link_chars / total_chars > MIN_LINK_SHARE and body_chars / content < MAX_REGION_SHARE \
         and not _holds_the_lead(blocks, body)
@@ -41,12 +41,11 @@ MIN_LEAD_RATIO = 10
 def _holds_the_lead(blocks: list[Block], body: str) -> bool:
     """Whether the body holds the page's lead paragraph: its one block of own text MIN_LEAD_RATIO times any other's."""
     first = second = 0
-    lead = None
+    lead = ""
     for block in blocks:
         own = block.chars - block.link_chars
         if own > first:
-            first, second, lead = own, first, block
+            first, second, lead = own, first, block.text
         elif own > second:
             second = own
-    return lead is not None and first >= MIN_LEAD_CHARS and first >= MIN_LEAD_RATIO * second \
-        and lead.text.strip()[:80] in body
+    return first >= MIN_LEAD_CHARS and first >= MIN_LEAD_RATIO * second and lead[:80] in body

@@ -265,7 +265,8 @@ class SiteAwareExtractor:
         total = sum(block.chars for block in page.blocks)
         links = sum(block.link_chars for block in page.blocks)
         if body_chars(body) < MIN_BODY_CHARS or is_listing(
-                page.marked_article, page.choice().headline is not None, body, body_chars(body), page.blocks):
+                page.marked_article, page.choice().headline is not None, body, body_chars(body), total, links,
+                page.blocks):
             # No article; the page's metadata is still its own (a listing's JSON-LD date is its date).
             reason = no_body_reason(total, links) if body_chars(body) < MIN_BODY_CHARS else "listing_page"
             failure = Extraction.failure(reason, page.encoding, METHOD_GENERIC)
